@@ -1,0 +1,1225 @@
+//! The reader: lines in, tokens through the pass chain, canonical games out.
+//!
+//! Per line, a small mode machine decides who reads the bytes: the logos
+//! lexer (movetext and tags), `memchr` (comment text up to `}`), or a depth
+//! counter (a variation being dropped). Game boundaries, move numbering and
+//! the result are decided here; what to keep and how to spell it is the
+//! passes' and the writer's business.
+
+use crate::diag::{char_column, Diagnostic, Severity};
+use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
+use crate::model::{Check, HalfMove, Outcome, Rating, Side};
+use crate::pass::{Context, Flow, Pass, Tag, Variation};
+use crate::passes::{
+    AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
+};
+use crate::pdtl::Pdtl;
+use crate::writer::Writer;
+use logos::Logos;
+use std::io::{self, BufRead, Write};
+use unicode_normalization::UnicodeNormalization;
+
+/// What a run did: every game read is either written or rejected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Games found in the input.
+    pub games_read: u64,
+    /// Games written to the output.
+    pub games_written: u64,
+    /// Games rejected for an error.
+    pub games_rejected: u64,
+    /// Warnings reported (in written and rejected games).
+    pub warnings: u64,
+}
+
+impl Report {
+    /// Adds another run's counts to this one.
+    pub fn add(&mut self, other: &Report) {
+        self.games_read += other.games_read;
+        self.games_written += other.games_written;
+        self.games_rejected += other.games_rejected;
+        self.warnings += other.warnings;
+    }
+}
+
+/// The names of the built-in passes, in chain order.
+pub const PASS_NAMES: [&str; 6] = ["redefine", "fan", "comments", "variations", "ratings", "ascii"];
+
+/// Builds a [`Filter`]: which built-in passes run, extra passes, strictness.
+pub struct FilterBuilder {
+    skip: Vec<&'static str>,
+    extra: Vec<Box<dyn Pass>>,
+    strict: bool,
+    fail_fast: bool,
+}
+
+impl Default for FilterBuilder {
+    fn default() -> Self {
+        FilterBuilder::new()
+    }
+}
+
+impl FilterBuilder {
+    /// All six built-in passes, nothing else.
+    pub fn new() -> FilterBuilder {
+        FilterBuilder {
+            skip: Vec::new(),
+            extra: Vec::new(),
+            strict: false,
+            fail_fast: false,
+        }
+    }
+
+    /// Leaves out the built-in pass `name` (one of [`PASS_NAMES`]).
+    ///
+    /// # Panics
+    /// If `name` is not a built-in pass.
+    pub fn skip_pass(mut self, name: &str) -> Self {
+        let n = PASS_NAMES
+            .iter()
+            .find(|&&p| p == name)
+            .unwrap_or_else(|| panic!("no built-in pass named {name}"));
+        self.skip.push(n);
+        self
+    }
+
+    /// Keeps comments (skips pass "comments").
+    pub fn keep_comments(self, keep: bool) -> Self {
+        if keep {
+            self.skip_pass("comments")
+        } else {
+            self
+        }
+    }
+
+    /// Keeps variations (skips pass "variations").
+    pub fn keep_variations(self, keep: bool) -> Self {
+        if keep {
+            self.skip_pass("variations")
+        } else {
+            self
+        }
+    }
+
+    /// Keeps ratings and NAGs (skips pass "ratings").
+    pub fn keep_ratings(self, keep: bool) -> Self {
+        if keep {
+            self.skip_pass("ratings")
+        } else {
+            self
+        }
+    }
+
+    /// Appends a pass of your own after the built-in ones.
+    pub fn pass(mut self, pass: Box<dyn Pass>) -> Self {
+        self.extra.push(pass);
+        self
+    }
+
+    /// Turns every warning into an error that rejects its game.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Stops at the first rejected game.
+    pub fn fail_fast(mut self, fail_fast: bool) -> Self {
+        self.fail_fast = fail_fast;
+        self
+    }
+
+    /// The filter.
+    pub fn build(self) -> Filter {
+        let builtin: [Box<dyn Pass>; 6] = [
+            Box::new(UndoRedefine),
+            Box::new(FanToLetters::default()),
+            Box::new(DropComments::default()),
+            Box::new(DropVariations),
+            Box::new(DropRatings),
+            Box::new(AsciiSeparators),
+        ];
+        let mut passes: Vec<Box<dyn Pass>> = builtin
+            .into_iter()
+            .filter(|p| !self.skip.contains(&p.name()))
+            .collect();
+        passes.extend(self.extra);
+        Filter {
+            drop_comments: passes.iter().any(|p| p.drops_comments()),
+            drop_variations: passes.iter().any(|p| p.drops_variations()),
+            passes,
+            strict: self.strict,
+            fail_fast: self.fail_fast,
+            cx: Context::default(),
+            writer: Writer::default(),
+        }
+    }
+}
+
+/// A configured filter; reusable over many inputs.
+pub struct Filter {
+    passes: Vec<Box<dyn Pass>>,
+    drop_comments: bool,
+    drop_variations: bool,
+    strict: bool,
+    fail_fast: bool,
+    cx: Context,
+    writer: Writer,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        FilterBuilder::new().build()
+    }
+}
+
+impl Filter {
+    /// The names of the passes in the chain, in order.
+    pub fn pass_names(&self) -> Vec<&'static str> {
+        self.passes.iter().map(|p| p.name()).collect()
+    }
+
+    /// Filters `input` into `out`, handing each diagnostic to `on_diagnostic`
+    /// as its game ends. I/O errors end the run; bad games do not.
+    pub fn run(
+        &mut self,
+        mut input: impl BufRead,
+        out: &mut dyn Write,
+        on_diagnostic: &mut dyn FnMut(&Diagnostic),
+    ) -> io::Result<Report> {
+        let mut reader = Reader::new(self, out, on_diagnostic);
+        let mut buf = Vec::with_capacity(256);
+        loop {
+            buf.clear();
+            if input.read_until(b'\n', &mut buf)? == 0 {
+                break;
+            }
+            if reader.stopped {
+                break;
+            }
+            reader.line(&mut buf)?;
+        }
+        reader.finish_game(&[])?;
+        Ok(reader.report)
+    }
+
+    /// Filters a whole byte slice; returns the output, the diagnostics and
+    /// the counts. Handy in tests and for small inputs.
+    pub fn filter_bytes(&mut self, input: &[u8]) -> (Vec<u8>, Vec<Diagnostic>, Report) {
+        let mut out = Vec::new();
+        let mut diags = Vec::new();
+        let report = self
+            .run(input, &mut out, &mut |d| diags.push(d.clone()))
+            .expect("writing to memory does not fail");
+        (out, diags, report)
+    }
+}
+
+/// Who reads the next bytes of a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// The lexer.
+    Code,
+    /// Comment text, up to `}`.
+    Comment,
+}
+
+/// Where the main line's numbering stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expect {
+    /// No move yet.
+    Start,
+    /// A number was read: White's move (or `...`) comes.
+    White,
+    /// White moved (or `...`): Black's move comes.
+    Black,
+    /// Black moved: the next number comes.
+    Number,
+}
+
+/// What is known of the game being read.
+#[derive(Debug)]
+struct Game {
+    started: bool,
+    line: u64,
+    column: u64,
+    has_moves: bool,
+    end_seen: bool,
+    last_move_ends: bool,
+    mate_by: Option<Side>,
+    result: Option<Outcome>,
+    result_tag: Option<(Outcome, u64, u64)>,
+    has_variant: bool,
+    has_setup: bool,
+    number: u32,
+    unknown_number: bool,
+    expect: Expect,
+    /// `N.` repeated after White's move N, to resume with `...` for Black.
+    resuming: bool,
+    pending: Option<HalfMove>,
+    last_move_pos: (u64, u64),
+}
+
+impl Game {
+    fn new() -> Game {
+        Game {
+            started: false,
+            line: 0,
+            column: 0,
+            has_moves: false,
+            end_seen: false,
+            last_move_ends: false,
+            mate_by: None,
+            result: None,
+            result_tag: None,
+            has_variant: false,
+            has_setup: false,
+            number: 0,
+            unknown_number: false,
+            expect: Expect::Start,
+            resuming: false,
+            pending: None,
+            last_move_pos: (0, 0),
+        }
+    }
+}
+
+/// One run over one input.
+struct Reader<'f> {
+    f: &'f mut Filter,
+    out: &'f mut dyn Write,
+    on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+    report: Report,
+    stopped: bool,
+    line_no: u64,
+    mode: Mode,
+    /// Where the open comment started (line, column).
+    comment_at: (u64, u64),
+    /// Text of a kept comment, across lines.
+    comment: Vec<u8>,
+    depth: u32,
+    /// Where the outermost open variation started.
+    variation_at: (u64, u64),
+    /// Kept variations: (number, side) of each enclosing level.
+    var_stack: Vec<(u32, Side)>,
+    var_number: u32,
+    var_side: Side,
+    game: Game,
+    /// NFKC of a line's tail, and the original offset of each of its bytes.
+    norm: Vec<u8>,
+    norm_map: Vec<u32>,
+    /// Incremental column count within the current line: (offset, column).
+    col_cache: (usize, u64),
+    /// Lines that diagnostics made at the end of a game point back to.
+    kept_lines: [(u64, Vec<u8>); KEPT_LINES],
+}
+
+/// Slots of [`Reader::kept_lines`].
+const KEPT_LINES: usize = 5;
+const GAME_START: usize = 0;
+const RESULT_TAG: usize = 1;
+const LAST_MOVE: usize = 2;
+const COMMENT_START: usize = 3;
+const VARIATION_START: usize = 4;
+
+/// The text being lexed: a line, or the NFKC-folded tail of one.
+#[derive(Clone, Copy)]
+struct Seg<'a> {
+    text: &'a [u8],
+    /// Original line offset of each byte of `text`, if folded.
+    map: Option<&'a [u32]>,
+}
+
+impl Seg<'_> {
+    fn orig(&self, i: usize) -> usize {
+        match self.map {
+            None => i,
+            Some(m) => m.get(i).map_or_else(|| m.last().map_or(0, |&x| x as usize + 1), |&x| x as usize),
+        }
+    }
+}
+
+impl<'f> Reader<'f> {
+    fn new(
+        f: &'f mut Filter,
+        out: &'f mut dyn Write,
+        on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+    ) -> Reader<'f> {
+        Reader {
+            f,
+            out,
+            on_diagnostic,
+            report: Report::default(),
+            stopped: false,
+            line_no: 0,
+            mode: Mode::Code,
+            comment_at: (0, 0),
+            comment: Vec::new(),
+            depth: 0,
+            variation_at: (0, 0),
+            var_stack: Vec::new(),
+            var_number: 0,
+            var_side: Side::White,
+            game: Game::new(),
+            norm: Vec::new(),
+            norm_map: Vec::new(),
+            col_cache: (0, 1),
+            kept_lines: Default::default(),
+        }
+    }
+
+    fn keep_line(&mut self, slot: usize, line: &[u8]) {
+        let (n, text) = &mut self.kept_lines[slot];
+        if *n != self.line_no {
+            *n = self.line_no;
+            text.clear();
+            text.extend_from_slice(line);
+        }
+    }
+
+    fn skipping(&self) -> bool {
+        self.depth > 0 && self.f.drop_variations
+    }
+
+    fn column(&mut self, line: &[u8], off: usize) -> u64 {
+        let (o, c) = self.col_cache;
+        if off < o {
+            return char_column(line, off);
+        }
+        let end = off.min(line.len());
+        let add = line[o.min(end)..end]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count() as u64;
+        self.col_cache = (end, c + add);
+        c + add
+    }
+
+    fn error_at(&mut self, line: &[u8], off: usize, message: impl Into<String>) {
+        let col = self.column(line, off);
+        self.f.cx.error(self.line_no, col, message);
+    }
+
+    /// Reads one input line (with its line end, if any).
+    fn line(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
+        self.line_no += 1;
+        self.col_cache = (0, 1);
+        while matches!(buf.last(), Some(b'\n' | b'\r')) {
+            buf.pop();
+        }
+        let mut line: &[u8] = buf;
+        if self.line_no == 1 {
+            line = line.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(line);
+        }
+        let lossy;
+        if !line.is_ascii() {
+            if let Err(e) = std::str::from_utf8(line) {
+                if !self.game.started {
+                    self.begin_game(line, 0);
+                }
+                let off = e.valid_up_to();
+                self.error_at(
+                    line,
+                    off,
+                    format!(
+                        "invalid UTF-8 (byte 0x{:02X} at byte offset {} of line {})",
+                        line[off],
+                        off,
+                        self.line_no
+                    ),
+                );
+                lossy = String::from_utf8_lossy(line).into_owned().into_bytes();
+                line = &lossy;
+            }
+        }
+        // Unclosed comment or variation: a tag line starts the next game.
+        if (self.mode == Mode::Comment || self.depth > 0) && looks_like_tag(line) {
+            self.finish_game(line)?;
+        }
+        self.segment(line, Seg { text: line, map: None }, 0)?;
+        if let Some(mv) = self.game.pending.take() {
+            self.emit_move(mv);
+        }
+        if self.game.last_move_pos.0 == self.line_no {
+            self.keep_line(LAST_MOVE, line);
+        }
+        self.fill_sources(line);
+        Ok(())
+    }
+
+    /// Gives each diagnostic of the game its source line: the current one,
+    /// or one kept for the purpose.
+    fn fill_sources(&mut self, line: &[u8]) {
+        let n = self.line_no;
+        for d in &mut self.f.cx.diagnostics {
+            if !d.source.is_empty() {
+                continue;
+            }
+            let text = if d.line == n {
+                Some(line)
+            } else {
+                self.kept_lines
+                    .iter()
+                    .find(|k| k.0 == d.line)
+                    .map(|k| k.1.as_slice())
+            };
+            if let Some(t) = text {
+                d.source = String::from_utf8_lossy(t).into_owned();
+            }
+        }
+    }
+
+    /// Reads `seg.text[pos..]`, switching modes as comments and variations open and close.
+    fn segment(&mut self, line: &[u8], seg: Seg<'_>, mut pos: usize) -> io::Result<()> {
+        let text = seg.text;
+        while pos < text.len() {
+            if self.mode == Mode::Comment {
+                match memchr::memchr(b'}', &text[pos..]) {
+                    Some(j) => {
+                        if !self.f.drop_comments {
+                            self.comment.extend_from_slice(&text[pos..pos + j]);
+                            self.emit_comment();
+                        }
+                        self.mode = Mode::Code;
+                        pos += j + 1;
+                    }
+                    None => {
+                        if !self.f.drop_comments {
+                            self.comment.extend_from_slice(&text[pos..]);
+                            self.comment.push(b'\n');
+                        }
+                        return Ok(());
+                    }
+                }
+            } else if self.skipping() {
+                // Count depth to the matching `)`; comments inside may hold parentheses.
+                match memchr::memchr3(b'(', b')', b'{', &text[pos..]) {
+                    None => return Ok(()),
+                    Some(j) => {
+                        pos += j + 1;
+                        match text[pos - 1] {
+                            b'(' => self.depth += 1,
+                            b')' => self.depth -= 1,
+                            _ => self.open_comment(line, seg.orig(pos - 1)),
+                        }
+                    }
+                }
+            } else {
+                pos = self.lex(line, seg, pos)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn open_comment(&mut self, line: &[u8], off: usize) {
+        let col = self.column(line, off);
+        self.comment_at = (self.line_no, col);
+        self.keep_line(COMMENT_START, line);
+        self.comment.clear();
+        self.mode = Mode::Comment;
+        if !self.game.started {
+            // A comment before anything else belongs to the game it introduces.
+            self.begin_game(line, off);
+        }
+    }
+
+    fn emit_comment(&mut self) {
+        let mut text = std::mem::take(&mut self.comment);
+        self.f.cx.depth = self.depth;
+        let mut keep = true;
+        for p in &mut self.f.passes {
+            if p.comment(&mut text, &mut self.f.cx) == Flow::Drop {
+                keep = false;
+                break;
+            }
+        }
+        if keep {
+            let after = self.game.result.is_some() || self.game.end_seen;
+            self.f.writer.comment(&text, self.depth, after);
+        }
+        text.clear();
+        self.comment = text;
+    }
+
+    /// Lexes from `pos` until the mode changes or the segment ends; returns
+    /// where to go on.
+    fn lex(&mut self, line: &[u8], seg: Seg<'_>, pos: usize) -> io::Result<usize> {
+        let mut lx = Token::lexer(&seg.text[pos..]);
+        while let Some(tok) = lx.next() {
+            let span = lx.span();
+            let (start, end) = (pos + span.start, pos + span.end);
+            let slice = &seg.text[start..end];
+            let off = seg.orig(start);
+            let tok = match tok {
+                Ok(t) => t,
+                Err(()) => {
+                    // Full-width letters and the like: fold the rest with NFKC and go on.
+                    if seg.map.is_none() && slice.first().is_some_and(|&b| b >= 0x80) {
+                        if let Some(()) = self.fold(&seg.text[start..], start) {
+                            let norm = std::mem::take(&mut self.norm);
+                            let map = std::mem::take(&mut self.norm_map);
+                            let r = self.segment(line, Seg { text: &norm, map: Some(&map) }, 0);
+                            self.norm = norm;
+                            self.norm_map = map;
+                            r?;
+                            return Ok(seg.text.len());
+                        }
+                    }
+                    self.unexpected(line, off, &seg.text[start..]);
+                    continue;
+                }
+            };
+            match tok {
+                Token::CommentOpen => {
+                    self.flush_pending();
+                    self.open_comment(line, off);
+                    return Ok(end);
+                }
+                Token::VariationOpen | Token::VariationOpenLabeled if self.f.drop_variations => {
+                    self.flush_pending();
+                    self.open_variation(line, off, None);
+                    return Ok(end);
+                }
+                _ => self.token(line, tok, slice, off)?,
+            }
+            if self.stopped {
+                return Ok(seg.text.len());
+            }
+        }
+        Ok(seg.text.len())
+    }
+
+    /// NFKC-folds `tail` into `self.norm` if that changes anything.
+    fn fold(&mut self, tail: &[u8], base: usize) -> Option<()> {
+        let s = std::str::from_utf8(tail).ok()?;
+        let c = s.chars().next()?;
+        if std::iter::once(c).nfkc().eq(std::iter::once(c)) {
+            return None;
+        }
+        self.norm.clear();
+        self.norm_map.clear();
+        let mut buf = [0u8; 4];
+        for (i, ch) in s.char_indices() {
+            for n in std::iter::once(ch).nfkc() {
+                let e = n.encode_utf8(&mut buf);
+                self.norm.extend_from_slice(e.as_bytes());
+                self.norm_map
+                    .extend(std::iter::repeat((base + i) as u32).take(e.len()));
+            }
+        }
+        Some(())
+    }
+
+    fn unexpected(&mut self, line: &[u8], off: usize, rest: &[u8]) {
+        if !self.game.started {
+            self.begin_game(line, off);
+        }
+        let c = std::str::from_utf8(rest)
+            .ok()
+            .and_then(|s| s.chars().next())
+            .unwrap_or(char::REPLACEMENT_CHARACTER);
+        let msg = match c {
+            '[' => "tag not closed: a tag is [Name \"value\"] on one line".to_string(),
+            '\0' => "NUL byte in the input".to_string(),
+            '}' => "} closes no comment".to_string(),
+            c if c.is_control() => format!("control character U+{:04X}", c as u32),
+            c => format!("unexpected character '{c}'"),
+        };
+        self.error_at(line, off, msg);
+    }
+
+    /// Starts a game at this token, ending the previous one where the
+    /// boundary rules say so.
+    fn begin_game(&mut self, line: &[u8], off: usize) {
+        let col = self.column(line, off);
+        self.game = Game::new();
+        self.game.started = true;
+        self.game.line = self.line_no;
+        self.game.column = col;
+        self.keep_line(GAME_START, line);
+        self.f.cx.redefine = Default::default();
+        self.f.cx.depth = 0;
+        self.f.writer.begin();
+        for p in &mut self.f.passes {
+            p.begin_game(&mut self.f.cx);
+        }
+    }
+
+    /// Before a movetext token: a game that has ended gives way to a new one.
+    fn before_movetext(&mut self, line: &[u8], off: usize) -> io::Result<()> {
+        if self.game.started && (self.game.result.is_some() || self.game.end_seen) {
+            self.finish_game(line)?;
+        }
+        if !self.game.started {
+            self.begin_game(line, off);
+        }
+        Ok(())
+    }
+
+    fn token(&mut self, line: &[u8], tok: Token, slice: &[u8], off: usize) -> io::Result<()> {
+        if !matches!(
+            tok,
+            Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker
+        ) {
+            self.flush_pending();
+        }
+        if self.depth > 0 {
+            self.variation_token(line, tok, slice, off);
+            return Ok(());
+        }
+        match tok {
+            Token::Tag => {
+                if self.game.started
+                    && (self.game.has_moves || self.game.result.is_some() || self.game.end_seen)
+                {
+                    self.finish_game(line)?;
+                }
+                if !self.game.started {
+                    self.begin_game(line, off);
+                }
+                self.tag(line, slice, off);
+            }
+            Token::Number | Token::UnknownNumber => {
+                self.before_movetext(line, off)?;
+                self.number(line, tok == Token::UnknownNumber, slice, off);
+            }
+            Token::Dots if slice.len() == 3 && self.game.expect == Expect::White => {
+                self.ellipsis(line, off);
+            }
+            Token::Dots => {}
+            Token::Ellipsis => {
+                self.before_movetext(line, off)?;
+                self.ellipsis(line, off);
+            }
+            Token::Comma => {
+                if self.game.expect != Expect::Black {
+                    self.error_at(line, off, "unexpected , : it separates White's move from Black's");
+                }
+            }
+            Token::Move | Token::Castling | Token::ForcedPromotion => {
+                self.before_movetext(line, off)?;
+                self.main_move(line, tok, slice, off);
+            }
+            Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker => {
+                self.annotation(line, tok, slice, off);
+            }
+            Token::Result | Token::Unfinished => {
+                if self.game.started && self.game.result.is_some() {
+                    self.finish_game(line)?;
+                }
+                if !self.game.started {
+                    self.begin_game(line, off);
+                }
+                let text = std::str::from_utf8(slice).unwrap_or("");
+                match Outcome::parse(text) {
+                    Some(o) => self.game.result = Some(o),
+                    None => {
+                        let hint = match text.as_bytes() {
+                            [b'1', _, b'0'] => ": CTL-PGN writes 3-0",
+                            [b'0', _, b'1'] => ": CTL-PGN writes 0-3",
+                            _ => ": results are 3-0 2-1 0-3 1-2 1-1 *",
+                        };
+                        let pgn = if hint.contains("writes") { " is PGN" } else { " is not a result" };
+                        self.error_at(line, off, format!("result {text}{pgn}{hint}"));
+                        self.game.result = Some(Outcome::Unfinished);
+                    }
+                }
+            }
+            Token::PgnDraw => {
+                self.before_movetext(line, off)?;
+                let text = String::from_utf8_lossy(slice);
+                self.error_at(line, off, format!("result {text} is PGN: CTL-PGN writes 1-1"));
+                self.game.result = Some(Outcome::Draw);
+            }
+            Token::PgnNumber => {
+                self.before_movetext(line, off)?;
+                let n = String::from_utf8_lossy(&slice[..slice.iter().position(|&b| b == b'.').unwrap_or(0)]).into_owned();
+                self.error_at(
+                    line,
+                    off,
+                    format!("{n}... is PGN numbering: CTL-PGN writes Black's move as {n}. ..., MOVE"),
+                );
+            }
+            Token::Label => {
+                self.before_movetext(line, off)?;
+                self.error_at(line, off, "a variation label $[n] goes right after the (");
+            }
+            // A variation after the end marker still belongs to the game.
+            Token::VariationOpen => self.open_variation(line, off, None),
+            Token::VariationOpenLabeled => self.open_variation(line, off, label_of(slice)),
+            Token::VariationClose => {
+                if !self.game.started {
+                    self.begin_game(line, off);
+                }
+                self.error_at(line, off, ") closes no variation");
+            }
+            Token::CommentOpen => unreachable!("handled by lex"),
+        }
+        Ok(())
+    }
+
+    fn open_variation(&mut self, line: &[u8], off: usize, label: Option<u32>) {
+        if self.depth == 0 {
+            self.variation_at = (self.line_no, self.column(line, off));
+            self.keep_line(VARIATION_START, line);
+        }
+        if !self.game.started {
+            self.begin_game(line, off);
+        }
+        self.depth += 1;
+        if self.f.drop_variations {
+            return;
+        }
+        if self.depth > 1 {
+            self.var_stack.push((self.var_number, self.var_side));
+        }
+        self.var_number = self.game.number;
+        self.var_side = Side::White;
+        self.pass_variation(Variation::Open { label });
+    }
+
+    fn pass_variation(&mut self, edge: Variation) {
+        self.f.cx.depth = self.depth;
+        for p in &mut self.f.passes {
+            if p.variation(edge, &mut self.f.cx) == Flow::Drop {
+                return;
+            }
+        }
+        self.f.writer.variation(edge, self.depth);
+    }
+
+    /// A token inside a kept variation: numbering is tracked loosely, only
+    /// to tell White's moves from Black's.
+    fn variation_token(&mut self, line: &[u8], tok: Token, slice: &[u8], off: usize) {
+        match tok {
+            Token::Number | Token::UnknownNumber => {
+                let n = parse_number(slice);
+                self.var_number = n;
+                self.var_side = Side::White;
+                self.f.cx.depth = self.depth;
+                if self.f.passes.iter_mut().all(|p| p.variation_number(n, &mut self.f.cx) == Flow::Keep) {
+                    self.f.writer.variation_number(n);
+                }
+            }
+            Token::Dots if slice.len() == 3 => self.var_side = Side::Black,
+            Token::Ellipsis => self.var_side = Side::Black,
+            Token::Dots | Token::Comma => {}
+            Token::Move | Token::Castling | Token::ForcedPromotion => {
+                if let Some(mv) = self.half_move(line, tok, slice, off, self.var_number, self.var_side) {
+                    self.game.pending = Some(mv);
+                }
+                if self.var_side == Side::Black {
+                    self.var_number += 1;
+                }
+                self.var_side = self.var_side.other();
+            }
+            Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker => {
+                self.annotation(line, tok, slice, off)
+            }
+            Token::VariationOpen => self.open_variation(line, off, None),
+            Token::VariationOpenLabeled => self.open_variation(line, off, label_of(slice)),
+            Token::VariationClose => {
+                self.pass_variation(Variation::Close);
+                self.depth -= 1;
+                if let Some((n, s)) = self.var_stack.pop() {
+                    self.var_number = n;
+                    self.var_side = s;
+                }
+            }
+            _ => {
+                let what = String::from_utf8_lossy(slice);
+                self.error_at(line, off, format!("{what} inside a variation: is a ) missing?"));
+            }
+        }
+    }
+
+    fn number(&mut self, line: &[u8], unknown: bool, slice: &[u8], off: usize) {
+        let n = parse_number(slice);
+        let g = &mut self.game;
+        let problem = match g.expect {
+            _ if n == 0 => Some("move numbers start at 1".to_string()),
+            Expect::Start => None,
+            _ if unknown => Some(format!(
+                "{n}? is only for the first move of a game whose start number is unknown"
+            )),
+            Expect::Number if n == g.number + 1 => None,
+            Expect::Number => Some(format!(
+                "move number {n} out of sequence: {} comes next",
+                g.number + 1
+            )),
+            Expect::Black if n == g.number => {
+                g.resuming = true;
+                None
+            }
+            Expect::Black => Some(format!(
+                "Black's move {} is missing before move {n}",
+                g.number
+            )),
+            Expect::White => Some(format!(
+                "move number {n} follows move number {} with no move",
+                g.number
+            )),
+        };
+        if let Some(p) = problem {
+            self.error_at(line, off, p);
+        }
+        let g = &mut self.game;
+        if !g.resuming {
+            g.unknown_number = unknown;
+        }
+        g.number = n;
+        g.expect = Expect::White;
+    }
+
+    fn ellipsis(&mut self, line: &[u8], off: usize) {
+        let g = &mut self.game;
+        if g.expect == Expect::White && (!g.has_moves || g.resuming) {
+            g.expect = Expect::Black;
+            g.resuming = false;
+        } else {
+            let n = g.number;
+            self.error_at(
+                line,
+                off,
+                format!("a Black move where White's move {n} is due: ... stands for White's move only at the start of a game"),
+            );
+        }
+    }
+
+    fn main_move(&mut self, line: &[u8], tok: Token, slice: &[u8], off: usize) {
+        let g = &mut self.game;
+        let side = match g.expect {
+            Expect::Start => {
+                g.number = 1;
+                Side::White
+            }
+            Expect::Number => {
+                g.number += 1;
+                Side::White
+            }
+            Expect::White if g.resuming => {
+                let n = g.number;
+                self.error_at(
+                    line,
+                    off,
+                    format!("White's move {n} was already played: write {n}. ..., MOVE for Black's"),
+                );
+                Side::White
+            }
+            Expect::White => Side::White,
+            Expect::Black => Side::Black,
+        };
+        let g = &mut self.game;
+        g.expect = match side {
+            Side::White => Expect::Black,
+            Side::Black => Expect::Number,
+        };
+        g.has_moves = true;
+        let number = g.number;
+        if let Some(mv) = self.half_move(line, tok, slice, off, number, side) {
+            self.game.pending = Some(mv);
+        }
+    }
+
+    fn half_move(
+        &mut self,
+        line: &[u8],
+        tok: Token,
+        slice: &[u8],
+        off: usize,
+        number: u32,
+        side: Side,
+    ) -> Option<HalfMove> {
+        let parsed = match tok {
+            Token::Move => parse_move(slice),
+            Token::Castling => parse_castling(slice),
+            _ => parse_forced_promotion(slice),
+        };
+        let (action, check) = match parsed {
+            Ok(x) => x,
+            Err(e) => {
+                // Offsets inside a token are from the (possibly folded) text.
+                let at = off + e.offset;
+                self.error_at(line, at, e.message);
+                return None;
+            }
+        };
+        let column = self.column(line, off) as u32;
+        Some(HalfMove {
+            number,
+            side,
+            unknown_number: self.game.unknown_number && self.depth == 0,
+            action,
+            check,
+            rating: None,
+            nags: [0; HalfMove::MAX_NAGS],
+            nag_count: 0,
+            draw_offer: false,
+            end: false,
+            line: self.line_no,
+            column,
+        })
+    }
+
+    fn annotation(&mut self, line: &[u8], tok: Token, slice: &[u8], off: usize) {
+        let Some(mv) = self.game.pending.as_mut() else {
+            let what = match tok {
+                Token::Rating => "a rating",
+                Token::Nag => "a NAG",
+                Token::DrawOffer => "(=)",
+                _ => ":",
+            };
+            self.error_at(line, off, format!("{what} must follow a move on the same line"));
+            return;
+        };
+        let problem = match tok {
+            Token::Rating if mv.rating.is_some() => Some("a move takes one rating"),
+            Token::Rating => {
+                mv.rating = Rating::parse(slice);
+                None
+            }
+            Token::Nag => match std::str::from_utf8(&slice[1..]).ok().and_then(|s| s.parse::<u8>().ok()) {
+                None => Some("NAGs are $0 to $255"),
+                Some(_) if mv.nag_count as usize == HalfMove::MAX_NAGS => {
+                    Some("too many NAGs on one move")
+                }
+                Some(n) => {
+                    mv.nags[mv.nag_count as usize] = n;
+                    mv.nag_count += 1;
+                    None
+                }
+            },
+            Token::DrawOffer => {
+                mv.draw_offer = true;
+                None
+            }
+            _ => {
+                mv.end = true;
+                None
+            }
+        };
+        if let Some(p) = problem {
+            self.error_at(line, off, p);
+        }
+    }
+
+    fn flush_pending(&mut self) {
+        if let Some(mv) = self.game.pending.take() {
+            self.emit_move(mv);
+        }
+    }
+
+    fn emit_move(&mut self, mut mv: HalfMove) {
+        if self.depth == 0 {
+            let g = &mut self.game;
+            let ends = mv.end || mv.check == Some(Check::Mate);
+            g.last_move_ends = ends;
+            g.last_move_pos = (mv.line, u64::from(mv.column));
+            if ends {
+                g.end_seen = true;
+            }
+            if mv.check == Some(Check::Mate) {
+                g.mate_by = Some(mv.side);
+            }
+        }
+        self.f.cx.depth = self.depth;
+        for p in &mut self.f.passes {
+            if p.half_move(&mut mv, &mut self.f.cx) == Flow::Drop {
+                return;
+            }
+        }
+        self.f.writer.half_move(&mv, self.depth);
+    }
+
+    fn tag(&mut self, line: &[u8], slice: &[u8], off: usize) {
+        let col = self.column(line, off);
+        let q1 = memchr::memchr(b'"', slice).expect("the lexer matched a quote");
+        let q2 = memchr::memrchr(b'"', slice).expect("the lexer matched a quote");
+        let name = std::str::from_utf8(slice[1..q1].trim_ascii()).unwrap_or("");
+        let raw = std::str::from_utf8(&slice[q1 + 1..q2]).unwrap_or("");
+        let nfc;
+        let value = if raw.is_ascii()
+            || unicode_normalization::is_nfc_quick(raw.chars())
+                == unicode_normalization::IsNormalized::Yes
+        {
+            raw
+        } else {
+            nfc = raw.nfc().collect::<String>();
+            &nfc
+        };
+        // Column of byte `i` of the value, for faults found inside it.
+        let value_col = |r: &mut Self, i: usize| {
+            let at = off + q1 + 1 + i.min(raw.len());
+            r.column(line, at)
+        };
+        match name {
+            "Variant" => {
+                self.game.has_variant = true;
+                if value != "C'escacs" {
+                    self.f.cx.error(
+                        self.line_no,
+                        col,
+                        format!("Variant \"{value}\" is not C'escacs: this filter reads C'escacs games only"),
+                    );
+                }
+            }
+            "Redefine" => {
+                if let Err(e) = self.f.cx.redefine.merge(value) {
+                    let c = value_col(self, 0);
+                    self.f.cx.error(self.line_no, c, e.to_string());
+                }
+            }
+            "Result" => {
+                self.game.result_tag = Outcome::parse(value).map(|o| (o, self.line_no, col));
+                self.keep_line(RESULT_TAG, line);
+            }
+            "PDTL" | "DPTL" => {
+                if name == "DPTL" {
+                    self.f.cx.warn(self.line_no, col, "tag DPTL is read as PDTL (the usual misspelling)");
+                }
+                if self.game.has_setup {
+                    self.f.cx.error(self.line_no, col, "a game has one PDTL tag");
+                    return;
+                }
+                self.game.has_setup = true;
+                match Pdtl::parse(value) {
+                    Ok(mut pdtl) => {
+                        pdtl.line = self.line_no;
+                        pdtl.column = col;
+                        for p in &mut self.f.passes {
+                            p.setup(&mut pdtl, &mut self.f.cx);
+                        }
+                        self.f.writer.setup(&pdtl);
+                    }
+                    Err(e) => {
+                        let c = value_col(self, e.offset);
+                        self.f.cx.error(self.line_no, c, e.to_string());
+                    }
+                }
+                return;
+            }
+            _ => {}
+        }
+        let tag = Tag {
+            name,
+            value,
+            line: self.line_no,
+            column: col,
+        };
+        for p in &mut self.f.passes {
+            if p.tag(&tag, &mut self.f.cx) == Flow::Drop {
+                return;
+            }
+        }
+        self.f.writer.tag(&tag);
+    }
+
+    /// Ends the current game: checks what only the whole game shows, writes
+    /// or rejects it, and hands its diagnostics on.
+    fn finish_game(&mut self, line: &[u8]) -> io::Result<()> {
+        self.flush_pending();
+        self.fill_sources(line);
+        if !self.game.started {
+            self.mode = Mode::Code;
+            self.depth = 0;
+            return Ok(());
+        }
+        let cx = &mut self.f.cx;
+        if self.mode == Mode::Comment {
+            let (l, c) = self.comment_at;
+            cx.error(l, c, "comment not closed: } is missing");
+            self.mode = Mode::Code;
+        }
+        if self.depth > 0 {
+            let (l, c) = self.variation_at;
+            cx.error(l, c, "variation not closed: ) is missing");
+            self.depth = 0;
+            self.var_stack.clear();
+        }
+        let g = &self.game;
+        if !g.has_variant {
+            cx.warn(g.line, g.column, "no [Variant \"C'escacs\"] tag: added");
+        }
+        if g.has_moves && !g.last_move_ends {
+            let (l, c) = g.last_move_pos;
+            cx.warn(l, c, "the last move has no end marker (: or #)");
+        }
+        let mated = g.mate_by.map(|s| match s {
+            Side::White => Outcome::WhiteWins,
+            Side::Black => Outcome::BlackWins,
+        });
+        let result = g
+            .result
+            .or(mated)
+            .or(g.result_tag.map(|t| t.0))
+            .unwrap_or(Outcome::Unfinished);
+        if let Some((tag, l, c)) = g.result_tag {
+            if tag != result {
+                cx.warn(
+                    l,
+                    c,
+                    format!("the Result tag says {} but the game ends {}", tag.as_str(), result.as_str()),
+                );
+            }
+        }
+        for p in &mut self.f.passes {
+            p.end_game(cx);
+        }
+        self.fill_sources(line);
+        let cx = &mut self.f.cx;
+        if self.f.strict {
+            for d in &mut cx.diagnostics {
+                d.severity = Severity::Error;
+            }
+        }
+        self.report.games_read += 1;
+        let rejected = cx.has_error();
+        if rejected {
+            self.report.games_rejected += 1;
+        } else {
+            self.f.writer.finish(result, self.out)?;
+            self.report.games_written += 1;
+        }
+        cx.diagnostics.sort_by_key(|d| (d.line, d.column));
+        // Only the first error of a game is reported: later ones tend to
+        // follow from it.
+        let mut seen_error = false;
+        for d in cx.diagnostics.drain(..) {
+            if d.severity == Severity::Error {
+                if seen_error {
+                    continue;
+                }
+                seen_error = true;
+            } else {
+                self.report.warnings += 1;
+            }
+            (self.on_diagnostic)(&d);
+        }
+        self.game = Game::new();
+        if rejected && self.f.fail_fast {
+            self.stopped = true;
+        }
+        Ok(())
+    }
+}
+
+fn parse_number(slice: &[u8]) -> u32 {
+    slice
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .fold(0u32, |n, &d| n.saturating_mul(10).saturating_add(u32::from(d - b'0')))
+}
+
+fn label_of(slice: &[u8]) -> Option<u32> {
+    let i = memchr::memchr(b'[', slice)?;
+    Some(parse_number(&slice[i + 1..]))
+}
+
+/// `[Name "` at the start of a line (after blanks).
+fn looks_like_tag(line: &[u8]) -> bool {
+    let t = line.trim_ascii_start();
+    let Some(rest) = t.strip_prefix(b"[") else {
+        return false;
+    };
+    let n = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    n > 0 && rest[n..].trim_ascii_start().starts_with(b"\"")
+}

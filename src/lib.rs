@@ -1,0 +1,45 @@
+//! `ctlpgn-filter`: turns any CTL-PGN (game records of C'escacs, the
+//! hexagonal chess variant) into canonical input for a minimal reader.
+//!
+//! Data flow:
+//!
+//! ```text
+//! lines ─▶ logos lexer (+ comment / variation mode machine) ─▶ half-moves, tags, comments
+//!       ─▶ passes: redefine ▸ fan ▸ comments ▸ variations ▸ ratings ▸ ascii ▸ yours
+//!       ─▶ writer (one canonical game at a time)
+//! ```
+//!
+//! ```
+//! let input = "[Variant \"C'escacs\"]\n1. E7‐E13 ?!, E21-E15\n{ a comment }\n2. E13×F16:\n";
+//! let mut filter = ctlpgn_filter::Filter::default();
+//! let (out, diagnostics, report) = filter.filter_bytes(input.as_bytes());
+//! assert_eq!(
+//!     String::from_utf8(out).unwrap(),
+//!     "[Variant \"C'escacs\"]\n\n1. E7-E13, E21-E15\n2. E13*F16:\n*\n\n"
+//! );
+//! assert!(diagnostics.is_empty());
+//! assert_eq!(report.games_written, 1);
+//! ```
+#![deny(missing_docs)]
+
+mod diag;
+mod filter;
+mod hex;
+mod lexer;
+mod model;
+mod pass;
+pub mod passes;
+mod pdtl;
+mod redefine;
+mod writer;
+
+pub use diag::{Diagnostic, Severity};
+pub use filter::{Filter, FilterBuilder, Report, PASS_NAMES};
+pub use hex::{Hex, HexError, COLUMNS};
+pub use model::{
+    Action, Check, Dash, Glyph, HalfMove, Outcome, Rating, Sep, Side, CASTLING, FIGURINES,
+    STANDARD_LETTERS,
+};
+pub use pass::{Context, Flow, Pass, Tag, Variation};
+pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, Piece};
+pub use redefine::{RedefineError, RedefineMap};

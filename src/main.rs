@@ -1,0 +1,144 @@
+use clap::Parser;
+use ctlpgn_filter::{Diagnostic, FilterBuilder, Report, PASS_NAMES};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
+#[derive(Parser, Debug)]
+#[command(version, about, after_help = EXAMPLES)]
+struct Cli {
+    /// Input files, read in order; none or `-` reads standard input.
+    files: Vec<PathBuf>,
+    /// Write the output to FILE (atomically) instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Keep comments `{...}`.
+    #[arg(long)]
+    keep_comments: bool,
+    /// Keep variations `(...)`.
+    #[arg(long)]
+    keep_variations: bool,
+    /// Keep ratings (`?!`, `◇`...) and NAGs (`$n`).
+    #[arg(long)]
+    keep_ratings: bool,
+    /// Leave out a built-in pass (redefine, fan, comments, variations, ratings, ascii).
+    #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(PASS_NAMES))]
+    skip_pass: Vec<String>,
+    /// Turn every warning into an error that rejects its game.
+    #[arg(long)]
+    strict: bool,
+    /// Stop at the first rejected game.
+    #[arg(long)]
+    fail_fast: bool,
+    /// Do not print warnings.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Print a summary line (games read, written, rejected, warnings) at the end.
+    #[arg(long)]
+    stats: bool,
+}
+
+const EXAMPLES: &str = "Examples:
+  ctlpgn-filter game.ctl-pgn                 filter one file to standard output
+  cat *.ctl-pgn | ctlpgn-filter | reader     a pipeline stage
+  ctlpgn-filter corpus/*.ctl-pgn -o all.ctl-pgn --stats";
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(report) => {
+            if cli.stats || report.games_rejected > 0 {
+                eprintln!(
+                    "ctlpgn-filter: {} games read, {} written, {} rejected, {} warnings",
+                    report.games_read, report.games_written, report.games_rejected, report.warnings
+                );
+            }
+            ExitCode::from(u8::from(report.games_rejected > 0))
+        }
+        // A reader that went away (`| head`) is not a failure of ours.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ctlpgn-filter: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> io::Result<Report> {
+    let mut builder = FilterBuilder::new()
+        .keep_comments(cli.keep_comments)
+        .keep_variations(cli.keep_variations)
+        .keep_ratings(cli.keep_ratings)
+        .strict(cli.strict)
+        .fail_fast(cli.fail_fast);
+    for p in &cli.skip_pass {
+        builder = builder.skip_pass(p);
+    }
+    let mut filter = builder.build();
+    let stdin_only = [PathBuf::from("-")];
+    let files: &[PathBuf] = if cli.files.is_empty() {
+        &stdin_only
+    } else {
+        &cli.files
+    };
+    let mut sink = Sink::open(cli.output.as_deref())?;
+    let mut total = Report::default();
+    for path in files {
+        let name = path.display().to_string();
+        let mut on_diag = |d: &Diagnostic| {
+            if !(cli.quiet && d.severity == ctlpgn_filter::Severity::Warning) {
+                eprint!("{}", d.render(if name == "-" { "<stdin>" } else { &name }));
+            }
+        };
+        let report = if name == "-" {
+            filter.run(io::stdin().lock(), &mut sink.out, &mut on_diag)?
+        } else {
+            let file = File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+            filter.run(BufReader::with_capacity(1 << 16, file), &mut sink.out, &mut on_diag)?
+        };
+        total.add(&report);
+        if cli.fail_fast && report.games_rejected > 0 {
+            break;
+        }
+    }
+    sink.commit()?;
+    Ok(total)
+}
+
+/// Standard output, or a temporary file beside `-o FILE` renamed at the end,
+/// so that an interrupted run never leaves a half-written file.
+struct Sink {
+    out: BufWriter<Box<dyn Write>>,
+    target: Option<(tempfile::NamedTempFile, PathBuf)>,
+}
+
+impl Sink {
+    fn open(path: Option<&Path>) -> io::Result<Sink> {
+        match path {
+            None => Ok(Sink {
+                out: BufWriter::with_capacity(1 << 16, Box::new(io::stdout().lock())),
+                target: None,
+            }),
+            Some(p) => {
+                let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                let tmp = tempfile::NamedTempFile::new_in(dir)?;
+                let file = tmp.reopen()?;
+                Ok(Sink {
+                    out: BufWriter::with_capacity(1 << 16, Box::new(file)),
+                    target: Some((tmp, p.to_path_buf())),
+                })
+            }
+        }
+    }
+
+    fn commit(mut self) -> io::Result<()> {
+        self.out.flush()?;
+        if let Some((tmp, path)) = self.target.take() {
+            tmp.persist(&path).map_err(|e| e.error)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,466 @@
+//! What a game is made of once lexed: tags, half-moves, results.
+
+use crate::hex::{push_decimal, Hex};
+use std::fmt;
+
+/// White or Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The first player.
+    White,
+    /// The second player.
+    Black,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::White => "White",
+            Side::Black => "Black",
+        })
+    }
+}
+
+/// The standard piece letters of CTL-AN.
+pub const STANDARD_LETTERS: &[u8; 9] = b"PEJNGRVDK";
+
+/// A piece as written: an upper-case letter (standard or alternative) or a
+/// FAN figurine, which also carries the colour it was drawn in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Glyph {
+    /// Upper-case ASCII letter; for a figurine, the standard letter it stands for.
+    pub letter: u8,
+    /// `Some(side)` when written as a FAN figurine of that colour.
+    pub fan: Option<Side>,
+}
+
+impl Glyph {
+    /// A plain letter.
+    pub const fn letter(letter: u8) -> Glyph {
+        Glyph { letter, fan: None }
+    }
+
+    /// Appends the glyph as written (letter, or figurine if still FAN).
+    pub fn write_to(self, out: &mut Vec<u8>) {
+        match self.fan {
+            None => out.push(self.letter),
+            Some(side) => out.extend_from_slice(figurine(self.letter, side).as_bytes()),
+        }
+    }
+}
+
+/// FAN figurines: (white, black, standard letter).
+pub const FIGURINES: [(&str, &str, u8); 9] = [
+    ("♙", "♟", b'P'),
+    ("☖", "☗", b'E'),
+    ("♗", "♝", b'J'),
+    ("♘", "♞", b'N'),
+    ("🩐", "🩓", b'G'),
+    ("♖", "♜", b'R'),
+    ("🩏", "🩒", b'V'),
+    ("♕", "♛", b'D'),
+    ("♔", "♚", b'K'),
+];
+
+/// The figurine for a standard letter and colour.
+pub fn figurine(letter: u8, side: Side) -> &'static str {
+    let (w, b, _) = FIGURINES
+        .iter()
+        .find(|f| f.2 == letter)
+        .expect("figurine glyphs only carry standard letters");
+    match side {
+        Side::White => w,
+        Side::Black => b,
+    }
+}
+
+/// Decodes a figurine at the start of `bytes`: (letter, colour, byte length).
+pub fn decode_figurine(bytes: &[u8]) -> Option<(u8, Side, usize)> {
+    FIGURINES.iter().find_map(|&(w, b, l)| {
+        if bytes.starts_with(w.as_bytes()) {
+            Some((l, Side::White, w.len()))
+        } else if bytes.starts_with(b.as_bytes()) {
+            Some((l, Side::Black, b.len()))
+        } else {
+            None
+        }
+    })
+}
+
+/// The separator between origin and destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sep {
+    /// A plain move, with the dash as written (`-` or a Unicode dash).
+    Move(Dash),
+    /// A capture: `×` or `*`.
+    Capture {
+        /// `true` for `×` (U+00D7), `false` for `*`.
+        times: bool,
+    },
+    /// `@`: en passant or scornful pawn capture.
+    At,
+    /// `@@`: en passant on the first hex of a triple move.
+    AtAt,
+}
+
+/// Dashes accepted for a move; the ASCII pass turns them all into `-`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dash(pub char);
+
+impl Dash {
+    /// Hyphen-minus.
+    pub const ASCII: Dash = Dash('-');
+
+    /// The dashes CTL-AN accepts between two hexes.
+    pub fn from_char(c: char) -> Option<Dash> {
+        matches!(
+            c,
+            '-' | '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2212}'
+        )
+        .then_some(Dash(c))
+    }
+
+    fn write_to(self, out: &mut Vec<u8>) {
+        let mut b = [0u8; 4];
+        out.extend_from_slice(self.0.encode_utf8(&mut b).as_bytes());
+    }
+}
+
+/// Check indicators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// `+`
+    Check,
+    /// `+∞`, check from afar.
+    Afar,
+    /// `+^` (legacy `^+`), adjoining check.
+    Adjoining,
+    /// `++`, double check.
+    Double,
+    /// `#`, checkmate.
+    Mate,
+}
+
+impl Check {
+    /// Canonical text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Check::Check => "+",
+            Check::Afar => "+∞",
+            Check::Adjoining => "+^",
+            Check::Double => "++",
+            Check::Mate => "#",
+        }
+    }
+}
+
+/// Move ratings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rating {
+    /// `?`
+    Mistake,
+    /// `??`
+    Blunder,
+    /// `?!`
+    Dubious,
+    /// `!`
+    Good,
+    /// `!!`
+    Brilliant,
+    /// `!?`
+    Interesting,
+    /// `◇`, the only move.
+    Forced,
+}
+
+impl Rating {
+    /// Parses the rating symbols.
+    pub fn parse(s: &[u8]) -> Option<Rating> {
+        Some(match s {
+            b"?" => Rating::Mistake,
+            b"??" => Rating::Blunder,
+            b"?!" => Rating::Dubious,
+            b"!" => Rating::Good,
+            b"!!" => Rating::Brilliant,
+            b"!?" => Rating::Interesting,
+            _ if s == "◇".as_bytes() => Rating::Forced,
+            _ => return None,
+        })
+    }
+
+    /// Canonical text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rating::Mistake => "?",
+            Rating::Blunder => "??",
+            Rating::Dubious => "?!",
+            Rating::Good => "!",
+            Rating::Brilliant => "!!",
+            Rating::Interesting => "!?",
+            Rating::Forced => "◇",
+        }
+    }
+}
+
+/// What a half-move does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Origin, separator, destination: `JE11×A23`.
+    Move {
+        /// Moving piece; `None` for a pawn (a written `P` is dropped).
+        piece: Option<Glyph>,
+        /// Origin hex.
+        from: Hex,
+        /// Separator.
+        sep: Sep,
+        /// Captured piece letter, when written.
+        captured: Option<Glyph>,
+        /// Destination hex.
+        to: Hex,
+        /// Promotion: `Some(Some(g))` for `=X`, `Some(None)` for `=&`.
+        promotion: Option<Option<Glyph>>,
+    },
+    /// Castling `KRK-II`: the three prefix glyphs, the dash and the suffix.
+    Castling {
+        /// `K`, rook-or-king, rook-or-king.
+        prefix: [Glyph; 3],
+        /// Dash as written.
+        dash: Dash,
+        /// Suffix letters (II, HIOO, ...), padded with zeros.
+        suffix: [u8; 4],
+    },
+    /// Forced promotion of a pawn awaiting it: `B24=D`.
+    ForcedPromotion {
+        /// Where the pawn stands.
+        at: Hex,
+        /// The piece it becomes.
+        piece: Glyph,
+    },
+}
+
+/// The castling suffixes CTL-AN defines for each prefix.
+pub const CASTLING: [(&[u8; 3], &[&str]); 3] = [
+    (
+        b"KRK",
+        &[
+            "II", "IK", "IH", "HIO", "HIOO", "HH", "HG", "FG", "FE", "EF", "EE",
+        ],
+    ),
+    (b"KRD", &["DD", "DE", "HH", "HG", "FG", "FE", "EF", "ED"]),
+    (b"KRR", &["HIH", "HGG", "FGG", "FEE", "EEF"]),
+];
+
+/// One player's move with everything written after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HalfMove {
+    /// Move number it belongs to.
+    pub number: u32,
+    /// Who moves.
+    pub side: Side,
+    /// `true` when the number was written `N?` (unknown start).
+    pub unknown_number: bool,
+    /// The move itself.
+    pub action: Action,
+    /// Check indicator.
+    pub check: Option<Check>,
+    /// Rating, when written.
+    pub rating: Option<Rating>,
+    /// NAGs (`$n`), at most [`HalfMove::MAX_NAGS`].
+    pub nags: [u8; HalfMove::MAX_NAGS],
+    /// How many of `nags` are used.
+    pub nag_count: u8,
+    /// `(=)`: a draw was offered.
+    pub draw_offer: bool,
+    /// `:`: the last move of the game.
+    pub end: bool,
+    /// 1-based input line of the half-move.
+    pub line: u64,
+    /// 1-based input column (characters) of the half-move.
+    pub column: u32,
+}
+
+impl HalfMove {
+    /// How many NAGs one half-move may carry.
+    pub const MAX_NAGS: usize = 4;
+
+    /// The NAGs written after the move.
+    pub fn nags(&self) -> &[u8] {
+        &self.nags[..self.nag_count as usize]
+    }
+
+    /// Appends the move text (piece, hexes, promotion, check), without
+    /// rating, NAGs, draw offer or end marker.
+    pub fn write_move(&self, out: &mut Vec<u8>) {
+        match self.action {
+            Action::Move {
+                piece,
+                from,
+                sep,
+                captured,
+                to,
+                promotion,
+            } => {
+                if let Some(p) = piece {
+                    p.write_to(out);
+                }
+                from.write_to(out);
+                match sep {
+                    Sep::Move(d) => d.write_to(out),
+                    Sep::Capture { times: true } => out.extend_from_slice("×".as_bytes()),
+                    Sep::Capture { times: false } => out.push(b'*'),
+                    Sep::At => out.push(b'@'),
+                    Sep::AtAt => out.extend_from_slice(b"@@"),
+                }
+                if let Some(c) = captured {
+                    c.write_to(out);
+                }
+                to.write_to(out);
+                match promotion {
+                    None => {}
+                    Some(Some(g)) => {
+                        out.push(b'=');
+                        g.write_to(out);
+                    }
+                    Some(None) => out.extend_from_slice(b"=&"),
+                }
+            }
+            Action::Castling {
+                prefix,
+                dash,
+                suffix,
+            } => {
+                for g in prefix {
+                    g.write_to(out);
+                }
+                dash.write_to(out);
+                out.extend(suffix.iter().take_while(|&&b| b != 0));
+            }
+            Action::ForcedPromotion { at, piece } => {
+                at.write_to(out);
+                out.push(b'=');
+                piece.write_to(out);
+            }
+        }
+        if let Some(c) = self.check {
+            out.extend_from_slice(c.as_str().as_bytes());
+        }
+    }
+
+    /// Appends the ratings and NAGs, each after a space.
+    pub fn write_annotations(&self, out: &mut Vec<u8>) {
+        if let Some(r) = self.rating {
+            out.push(b' ');
+            out.extend_from_slice(r.as_str().as_bytes());
+        }
+        for &n in self.nags() {
+            out.extend_from_slice(b" $");
+            push_decimal(out, u64::from(n));
+        }
+    }
+
+    /// Appends the game indicators: ` (=)` (joined to a rating) and `:`.
+    pub fn write_indicators(&self, out: &mut Vec<u8>) {
+        if self.draw_offer {
+            if self.rating.is_none() {
+                out.push(b' ');
+            }
+            out.extend_from_slice(b"(=)");
+        }
+        if self.end {
+            out.push(b':');
+        }
+    }
+
+    /// Every glyph of the move, for passes that rewrite letters.
+    pub fn glyphs_mut(&mut self) -> impl Iterator<Item = &mut Glyph> {
+        let (a, b, c): (Option<&mut Glyph>, Option<&mut Glyph>, Option<&mut Glyph>) =
+            match &mut self.action {
+                Action::Move {
+                    piece,
+                    captured,
+                    promotion,
+                    ..
+                } => (
+                    piece.as_mut(),
+                    captured.as_mut(),
+                    promotion.as_mut().and_then(|p| p.as_mut()),
+                ),
+                Action::Castling { prefix, .. } => {
+                    let [x, y, z] = prefix;
+                    (Some(x), Some(y), Some(z))
+                }
+                Action::ForcedPromotion { piece, .. } => (Some(piece), None, None),
+            };
+        a.into_iter().chain(b).chain(c)
+    }
+}
+
+/// A game result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// `3-0`
+    WhiteWins,
+    /// `2-1`, White stalemates Black.
+    WhiteStalemates,
+    /// `0-3`
+    BlackWins,
+    /// `1-2`, Black stalemates White.
+    BlackStalemates,
+    /// `1-1`
+    Draw,
+    /// `*`
+    Unfinished,
+}
+
+impl Outcome {
+    /// Parses `3-0`, `2-1`, `0-3`, `1-2`, `1-1` or `*` (any dash).
+    pub fn parse(s: &str) -> Option<Outcome> {
+        let mut chars = s.chars();
+        let (a, d, b) = (chars.next()?, chars.next(), chars.next());
+        if a == '*' && d.is_none() {
+            return Some(Outcome::Unfinished);
+        }
+        if chars.next().is_some() || Dash::from_char(d?).is_none() {
+            return None;
+        }
+        Some(match (a, b?) {
+            ('3', '0') => Outcome::WhiteWins,
+            ('2', '1') => Outcome::WhiteStalemates,
+            ('0', '3') => Outcome::BlackWins,
+            ('1', '2') => Outcome::BlackStalemates,
+            ('1', '1') => Outcome::Draw,
+            _ => return None,
+        })
+    }
+
+    /// Canonical text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "3-0",
+            Outcome::WhiteStalemates => "2-1",
+            Outcome::BlackWins => "0-3",
+            Outcome::BlackStalemates => "1-2",
+            Outcome::Draw => "1-1",
+            Outcome::Unfinished => "*",
+        }
+    }
+
+    /// The side this result says won, if any.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::WhiteWins => Some(Side::White),
+            Outcome::BlackWins => Some(Side::Black),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! Pass "ascii": Unicode hyphens and × to ASCII.
+
+use crate::model::{Action, Dash, HalfMove, Sep};
+use crate::pass::{Context, Flow, Pass};
+
+/// Writes every dash as `-` and `×` as `*`.
+#[derive(Debug, Default)]
+pub struct AsciiSeparators;
+
+impl Pass for AsciiSeparators {
+    fn name(&self) -> &'static str {
+        "ascii"
+    }
+
+    fn half_move(&mut self, mv: &mut HalfMove, _cx: &mut Context) -> Flow {
+        match &mut mv.action {
+            Action::Move { sep, .. } => match sep {
+                Sep::Move(d) => *d = Dash::ASCII,
+                Sep::Capture { times } => *times = false,
+                Sep::At | Sep::AtAt => {}
+            },
+            Action::Castling { dash, .. } => *dash = Dash::ASCII,
+            Action::ForcedPromotion { .. } => {}
+        }
+        Flow::Keep
+    }
+}

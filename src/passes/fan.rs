@@ -1,0 +1,52 @@
+//! Pass "fan": FAN figurines to letters.
+
+use crate::model::{Glyph, HalfMove};
+use crate::pass::{Context, Flow, Pass};
+use crate::pdtl::Pdtl;
+
+/// Turns figurines into standard letters: upper case in moves, the
+/// figurine's colour in PDTL (the writer prints Black's in lower case).
+/// A figurine in a game that did not declare `[Redefine "FAN"]` is accepted
+/// with one warning per game.
+#[derive(Debug, Default)]
+pub struct FanToLetters {
+    warned: bool,
+}
+
+impl FanToLetters {
+    fn glyph(&mut self, g: &mut Glyph, cx: &mut Context, line: u64, column: u64) {
+        if g.fan.take().is_some() && !cx.redefine.fan() && !self.warned {
+            self.warned = true;
+            cx.warn(
+                line,
+                column,
+                "FAN figurine in a game without [Redefine \"FAN\"]; read as its letter",
+            );
+        }
+    }
+}
+
+impl Pass for FanToLetters {
+    fn name(&self) -> &'static str {
+        "fan"
+    }
+
+    fn begin_game(&mut self, _cx: &mut Context) {
+        self.warned = false;
+    }
+
+    fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
+        let (line, column) = (pdtl.line, pdtl.column);
+        for g in pdtl.glyphs_mut() {
+            self.glyph(g, cx, line, column);
+        }
+    }
+
+    fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
+        let (line, column) = (mv.line, u64::from(mv.column));
+        for g in mv.glyphs_mut() {
+            self.glyph(g, cx, line, column);
+        }
+        Flow::Keep
+    }
+}

@@ -1,0 +1,20 @@
+//! Pass "ratings": drop move ratings and NAGs.
+
+use crate::model::HalfMove;
+use crate::pass::{Context, Flow, Pass};
+
+/// Removes `?`, `!?`, `◇`... and `$n` from every half-move.
+#[derive(Debug, Default)]
+pub struct DropRatings;
+
+impl Pass for DropRatings {
+    fn name(&self) -> &'static str {
+        "ratings"
+    }
+
+    fn half_move(&mut self, mv: &mut HalfMove, _cx: &mut Context) -> Flow {
+        mv.rating = None;
+        mv.nag_count = 0;
+        Flow::Keep
+    }
+}

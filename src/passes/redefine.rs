@@ -1,0 +1,79 @@
+//! Pass "redefine": undo `[Redefine "..."]`.
+
+use crate::model::{Glyph, HalfMove};
+use crate::pass::{Context, Flow, Pass, Tag};
+use crate::pdtl::Pdtl;
+
+/// Pass "redefine": drops `Redefine` tags and rewrites alternative letters
+/// (moves, PDTL, and `~X` references in kept comments) to standard ones.
+#[derive(Debug, Default)]
+pub struct UndoRedefine;
+
+impl UndoRedefine {
+    fn glyph(g: &mut Glyph, cx: &mut Context, line: u64, column: u64) {
+        if g.fan.is_some() {
+            return;
+        }
+        match cx.redefine.resolve(g.letter) {
+            Ok(s) => g.letter = s,
+            Err(m) => cx.error(line, column, m),
+        }
+    }
+}
+
+impl Pass for UndoRedefine {
+    fn name(&self) -> &'static str {
+        "redefine"
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
+        if tag.name == "Redefine" {
+            Flow::Drop
+        } else {
+            Flow::Keep
+        }
+    }
+
+    fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
+        let (line, column) = (pdtl.line, pdtl.column);
+        for g in pdtl.glyphs_mut() {
+            Self::glyph(g, cx, line, column);
+        }
+    }
+
+    fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
+        let (line, column) = (mv.line, u64::from(mv.column));
+        for g in mv.glyphs_mut() {
+            Self::glyph(g, cx, line, column);
+        }
+        Flow::Keep
+    }
+
+    fn comment(&mut self, text: &mut [u8], cx: &mut Context) -> Flow {
+        if cx.redefine.is_empty() {
+            return Flow::Keep;
+        }
+        // `~J`, `~gL5`, `~J[d]`: the letter after a tilde names a piece
+        // (lower case for Black) when a letter or hex follows, or nothing.
+        for i in 1..text.len() {
+            if text[i - 1] != b'~' || !text[i].is_ascii_alphabetic() {
+                continue;
+            }
+            let next = text.get(i + 1).copied().unwrap_or(b' ');
+            // `~F14` is a hex: the letter is followed by a digit.
+            if next.is_ascii_digit() {
+                continue;
+            }
+            let upper = text[i].to_ascii_uppercase();
+            if let Some(s) = cx.redefine.standard(upper) {
+                text[i] = if text[i].is_ascii_lowercase() {
+                    s.to_ascii_lowercase()
+                } else {
+                    s
+                };
+            }
+        }
+        Flow::Keep
+    }
+}
+

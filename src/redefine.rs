@@ -1,0 +1,221 @@
+//! `[Redefine "A@J, T@R"]`: the alternative piece letters a game declares.
+
+use crate::lexer::{standard_for, ALTERNATIVES};
+use std::fmt;
+
+/// The letters a game has redefined, merged over all its `Redefine` tags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RedefineMap {
+    /// `to_standard[alt - b'A']` is the standard letter `alt` stands for, or 0.
+    to_standard: [u8; 26],
+    /// `FAN` was declared.
+    fan: bool,
+}
+
+/// Why a `Redefine` value was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RedefineError {
+    /// Not `ALT@STD, ...` nor `FAN`.
+    Malformed(String),
+    /// The letter is no alternative the spec defines.
+    UnknownLetter(char),
+    /// The alternative stands for another piece (`A@N`).
+    WrongTarget {
+        /// The alternative letter.
+        alt: char,
+        /// The target written.
+        written: char,
+        /// The piece it stands for.
+        standard: char,
+    },
+    /// Two alternatives for one piece, or one alternative declared twice
+    /// with different meanings.
+    Conflict(String),
+}
+
+impl fmt::Display for RedefineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const ALLOWED: &str = "allowed: A@J B@J F@J L@J (bishop), C@N S@N (knight), T@R (rook), W@V (wyvern), Q@D (queen), or FAN";
+        match self {
+            RedefineError::Malformed(v) => write!(
+                f,
+                "Redefine value \"{v}\" is not a comma-separated list like \"A@J, T@R\" nor \"FAN\"; {ALLOWED}"
+            ),
+            RedefineError::UnknownLetter(c) => {
+                write!(f, "{c} is not an alternative piece letter; {ALLOWED}")
+            }
+            RedefineError::WrongTarget {
+                alt,
+                written,
+                standard,
+            } => write!(
+                f,
+                "{alt} can only stand for {standard}, not {written}: write {alt}@{standard}"
+            ),
+            RedefineError::Conflict(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl RedefineMap {
+    /// Merges one tag value into the map.
+    pub fn merge(&mut self, value: &str) -> Result<(), RedefineError> {
+        if value.trim() == "FAN" {
+            self.fan = true;
+            return Ok(());
+        }
+        let mut next = *self;
+        for item in value.split(',') {
+            let item = item.trim();
+            let b = item.as_bytes();
+            let (&[alt], &[std]) = (
+                item.split('@').next().unwrap_or("").trim().as_bytes(),
+                item.split('@').nth(1).unwrap_or("").trim().as_bytes(),
+            ) else {
+                return Err(RedefineError::Malformed(value.to_string()));
+            };
+            if b.iter().filter(|&&c| c == b'@').count() != 1 {
+                return Err(RedefineError::Malformed(value.to_string()));
+            }
+            let standard =
+                standard_for(alt).ok_or(RedefineError::UnknownLetter(alt as char))?;
+            if standard != std {
+                return Err(RedefineError::WrongTarget {
+                    alt: alt as char,
+                    written: std as char,
+                    standard: standard as char,
+                });
+            }
+            if let Some(other) = ALTERNATIVES
+                .iter()
+                .map(|a| a.0)
+                .find(|&o| o != alt && next.to_standard[(o - b'A') as usize] == standard)
+            {
+                return Err(RedefineError::Conflict(format!(
+                    "{} already stands for {}: one piece takes one alternative letter per game",
+                    other as char, standard as char
+                )));
+            }
+            next.to_standard[(alt - b'A') as usize] = standard;
+        }
+        *self = next;
+        Ok(())
+    }
+
+    /// `Redefine "FAN"` was declared.
+    pub fn fan(&self) -> bool {
+        self.fan
+    }
+
+    /// The standard letter `alt` stands for in this game, if declared.
+    pub fn standard(&self, alt: u8) -> Option<u8> {
+        alt.checked_sub(b'A')
+            .and_then(|i| self.to_standard.get(i as usize))
+            .copied()
+            .filter(|&s| s != 0)
+    }
+
+    /// The alternative that replaced standard letter `std`, if any.
+    pub fn alternative_of(&self, std: u8) -> Option<u8> {
+        (b'A'..=b'Z').find(|&a| self.standard(a) == Some(std))
+    }
+
+    /// Is any letter redefined?
+    pub fn is_empty(&self) -> bool {
+        self.to_standard.iter().all(|&s| s == 0)
+    }
+
+    /// Maps a plain letter as written to its standard meaning, or says why not.
+    pub fn resolve(&self, letter: u8) -> Result<u8, String> {
+        if let Some(s) = self.standard(letter) {
+            return Ok(s);
+        }
+        if let Some(alt) = self.alternative_of(letter) {
+            return Err(format!(
+                "piece letter {} is redefined as {} in this game ([Redefine \"{}@{}\"]): write {}",
+                letter as char, alt as char, alt as char, letter as char, alt as char
+            ));
+        }
+        if let Some(s) = standard_for(letter) {
+            return Err(format!(
+                "piece letter {} is the alternative for {}; add [Redefine \"{}@{}\"]",
+                letter as char, s as char, letter as char, s as char
+            ));
+        }
+        Ok(letter)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_examples_parse() {
+        for v in [
+            "A@J, C@N, T@R",
+            "B@J, Q@D, W@V",
+            "L@J, S@N, T@R, W@V",
+            "F@J, C@N, T@R, W@V",
+            "FAN",
+        ] {
+            RedefineMap::default().merge(v).unwrap();
+        }
+    }
+
+    #[test]
+    fn several_tags_merge() {
+        let mut m = RedefineMap::default();
+        m.merge("A@J").unwrap();
+        m.merge("T@R").unwrap();
+        assert_eq!(m.standard(b'A'), Some(b'J'));
+        assert_eq!(m.standard(b'T'), Some(b'R'));
+    }
+
+    #[test]
+    fn wrong_target_is_refused() {
+        let e = RedefineMap::default().merge("A@N").unwrap_err();
+        assert_eq!(e.to_string(), "A can only stand for J, not N: write A@J");
+    }
+
+    #[test]
+    fn two_alternatives_for_one_piece_conflict() {
+        let e = RedefineMap::default().merge("A@J, B@J").unwrap_err();
+        assert!(matches!(e, RedefineError::Conflict(_)));
+    }
+
+    #[test]
+    fn unknown_letter_is_refused() {
+        let e = RedefineMap::default().merge("Y@J").unwrap_err();
+        assert_eq!(e, RedefineError::UnknownLetter('Y'));
+    }
+
+    #[test]
+    fn malformed_value_is_refused() {
+        for v in ["A=J", "AJ@J", "A@", "", "A@J@J"] {
+            assert!(
+                matches!(
+                    RedefineMap::default().merge(v),
+                    Err(RedefineError::Malformed(_))
+                ),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn redefined_standard_letter_is_invalid() {
+        let mut m = RedefineMap::default();
+        m.merge("T@R").unwrap();
+        assert!(m.resolve(b'R').unwrap_err().contains("redefined as T"));
+        assert_eq!(m.resolve(b'T'), Ok(b'R'));
+    }
+
+    #[test]
+    fn undeclared_alternative_gets_a_hint() {
+        assert_eq!(
+            RedefineMap::default().resolve(b'A').unwrap_err(),
+            "piece letter A is the alternative for J; add [Redefine \"A@J\"]"
+        );
+    }
+}
