@@ -533,7 +533,7 @@ impl<'f> Reader<'f> {
             }
         }
         if keep {
-            let after = self.game.result.is_some() || self.game.end_seen;
+            let after = self.game.result.is_some();
             self.f.writer.comment(&text, self.depth, after);
         }
         text.clear();
