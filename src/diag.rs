@@ -38,7 +38,10 @@ impl Diagnostic {
             let from = at.saturating_sub(WINDOW / 2);
             let to = (from + WINDOW).min(chars.len());
             let shown: String = chars[from..to].iter().collect();
-            let (lead, trail) = (if from > 0 { "…" } else { "" }, if to < chars.len() { "…" } else { "" });
+            let (lead, trail) = (
+                if from > 0 { "…" } else { "" },
+                if to < chars.len() { "…" } else { "" },
+            );
             s += &format!("{gutter} | {lead}{shown}{trail}\n");
             // Columns count characters; tabs are copied so the caret lines up.
             let pad: String = lead
@@ -68,7 +71,10 @@ const WINDOW: usize = 100;
 /// Column (1-based, in characters) of byte `offset` in `line`.
 pub(crate) fn char_column(line: &[u8], offset: usize) -> u64 {
     let offset = offset.min(line.len());
-    1 + line[..offset].iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u64
+    1 + line[..offset]
+        .iter()
+        .filter(|&&b| (b & 0xC0) != 0x80)
+        .count() as u64
 }
 
 #[cfg(test)]

@@ -43,7 +43,14 @@ impl Report {
 }
 
 /// The names of the built-in passes, in chain order.
-pub const PASS_NAMES: [&str; 6] = ["redefine", "fan", "comments", "variations", "ratings", "ascii"];
+pub const PASS_NAMES: [&str; 6] = [
+    "redefine",
+    "fan",
+    "comments",
+    "variations",
+    "ratings",
+    "ascii",
+];
 
 /// Builds a [`Filter`]: which built-in passes run, extra passes, strictness.
 pub struct FilterBuilder {
@@ -309,6 +316,10 @@ struct Reader<'f> {
     norm_map: Vec<u32>,
     /// Incremental column count within the current line: (offset, column).
     col_cache: (usize, u64),
+    /// Byte offset in the input of the current line's start.
+    line_start: u64,
+    /// Byte length of the current line, line end included.
+    line_len: u64,
     /// Lines that diagnostics made at the end of a game point back to.
     kept_lines: [(u64, Vec<u8>); KEPT_LINES],
 }
@@ -333,7 +344,9 @@ impl Seg<'_> {
     fn orig(&self, i: usize) -> usize {
         match self.map {
             None => i,
-            Some(m) => m.get(i).map_or_else(|| m.last().map_or(0, |&x| x as usize + 1), |&x| x as usize),
+            Some(m) => m
+                .get(i)
+                .map_or_else(|| m.last().map_or(0, |&x| x as usize + 1), |&x| x as usize),
         }
     }
 }
@@ -363,6 +376,8 @@ impl<'f> Reader<'f> {
             norm: Vec::new(),
             norm_map: Vec::new(),
             col_cache: (0, 1),
+            line_start: 0,
+            line_len: 0,
             kept_lines: Default::default(),
         }
     }
@@ -403,6 +418,8 @@ impl<'f> Reader<'f> {
     fn line(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
         self.line_no += 1;
         self.col_cache = (0, 1);
+        self.line_start += self.line_len;
+        self.line_len = buf.len() as u64;
         while matches!(buf.last(), Some(b'\n' | b'\r')) {
             buf.pop();
         }
@@ -421,10 +438,10 @@ impl<'f> Reader<'f> {
                     line,
                     off,
                     format!(
-                        "invalid UTF-8 (byte 0x{:02X} at byte offset {} of line {})",
+                        "invalid UTF-8: byte 0x{:02X} at byte offset {} of the input",
                         line[off],
-                        off,
-                        self.line_no
+                        self.line_start
+                            + (off + line.as_ptr() as usize - buf.as_ptr() as usize) as u64
                     ),
                 );
                 lossy = String::from_utf8_lossy(line).into_owned().into_bytes();
@@ -435,7 +452,14 @@ impl<'f> Reader<'f> {
         if (self.mode == Mode::Comment || self.depth > 0) && looks_like_tag(line) {
             self.finish_game(line)?;
         }
-        self.segment(line, Seg { text: line, map: None }, 0)?;
+        self.segment(
+            line,
+            Seg {
+                text: line,
+                map: None,
+            },
+            0,
+        )?;
         if let Some(mv) = self.game.pending.take() {
             self.emit_move(mv);
         }
@@ -454,13 +478,10 @@ impl<'f> Reader<'f> {
             if !d.source.is_empty() {
                 continue;
             }
-            let text = if d.line == n {
-                Some(line)
-            } else {
-                self.kept_lines
-                    .iter()
-                    .find(|k| k.0 == d.line)
-                    .map(|k| k.1.as_slice())
+            let kept = self.kept_lines.iter().find(|k| k.0 == d.line);
+            let text = match kept {
+                Some(k) => Some(k.1.as_slice()),
+                None => (d.line == n).then_some(line),
             };
             if let Some(t) = text {
                 d.source = String::from_utf8_lossy(t).into_owned();
@@ -557,7 +578,14 @@ impl<'f> Reader<'f> {
                         if let Some(()) = self.fold(&seg.text[start..], start) {
                             let norm = std::mem::take(&mut self.norm);
                             let map = std::mem::take(&mut self.norm_map);
-                            let r = self.segment(line, Seg { text: &norm, map: Some(&map) }, 0);
+                            let r = self.segment(
+                                line,
+                                Seg {
+                                    text: &norm,
+                                    map: Some(&map),
+                                },
+                                0,
+                            );
                             self.norm = norm;
                             self.norm_map = map;
                             r?;
@@ -668,9 +696,18 @@ impl<'f> Reader<'f> {
         }
         match tok {
             Token::Tag => {
-                if self.game.started
-                    && (self.game.has_moves || self.game.result.is_some() || self.game.end_seen)
-                {
+                let g = &self.game;
+                let ended = g.result.is_some() || g.end_seen;
+                if g.started && g.has_moves && !ended && tag_name(slice) == b"Redefine" {
+                    // A lone Redefine amid unfinished movetext is misplaced, not a new game.
+                    self.error_at(
+                        line,
+                        off,
+                        "a Redefine tag must come before the movetext it applies to (with the other tags)",
+                    );
+                    return Ok(());
+                }
+                if g.started && (g.has_moves || ended) {
                     self.finish_game(line)?;
                 }
                 if !self.game.started {
@@ -692,7 +729,11 @@ impl<'f> Reader<'f> {
             }
             Token::Comma => {
                 if self.game.expect != Expect::Black {
-                    self.error_at(line, off, "unexpected , : it separates White's move from Black's");
+                    self.error_at(
+                        line,
+                        off,
+                        "unexpected , : it separates White's move from Black's",
+                    );
                 }
             }
             Token::Move | Token::Castling | Token::ForcedPromotion => {
@@ -718,25 +759,43 @@ impl<'f> Reader<'f> {
                             [b'0', _, b'1'] => ": CTL-PGN writes 0-3",
                             _ => ": results are 3-0 2-1 0-3 1-2 1-1 *",
                         };
-                        let pgn = if hint.contains("writes") { " is PGN" } else { " is not a result" };
+                        let pgn = if hint.contains("writes") {
+                            " is PGN"
+                        } else {
+                            " is not a result"
+                        };
                         self.error_at(line, off, format!("result {text}{pgn}{hint}"));
                         self.game.result = Some(Outcome::Unfinished);
                     }
                 }
             }
             Token::PgnDraw => {
-                self.before_movetext(line, off)?;
+                if self.game.started && self.game.result.is_some() {
+                    self.finish_game(line)?;
+                }
+                if !self.game.started {
+                    self.begin_game(line, off);
+                }
                 let text = String::from_utf8_lossy(slice);
-                self.error_at(line, off, format!("result {text} is PGN: CTL-PGN writes 1-1"));
+                self.error_at(
+                    line,
+                    off,
+                    format!("result {text} is PGN: CTL-PGN writes 1-1"),
+                );
                 self.game.result = Some(Outcome::Draw);
             }
             Token::PgnNumber => {
                 self.before_movetext(line, off)?;
-                let n = String::from_utf8_lossy(&slice[..slice.iter().position(|&b| b == b'.').unwrap_or(0)]).into_owned();
+                let n = String::from_utf8_lossy(
+                    &slice[..slice.iter().position(|&b| b == b'.').unwrap_or(0)],
+                )
+                .into_owned();
                 self.error_at(
                     line,
                     off,
-                    format!("{n}... is PGN numbering: CTL-PGN writes Black's move as {n}. ..., MOVE"),
+                    format!(
+                        "{n}... is PGN numbering: CTL-PGN writes Black's move as {n}. ..., MOVE"
+                    ),
                 );
             }
             Token::Label => {
@@ -796,7 +855,12 @@ impl<'f> Reader<'f> {
                 self.var_number = n;
                 self.var_side = Side::White;
                 self.f.cx.depth = self.depth;
-                if self.f.passes.iter_mut().all(|p| p.variation_number(n, &mut self.f.cx) == Flow::Keep) {
+                if self
+                    .f
+                    .passes
+                    .iter_mut()
+                    .all(|p| p.variation_number(n, &mut self.f.cx) == Flow::Keep)
+                {
                     self.f.writer.variation_number(n);
                 }
             }
@@ -804,7 +868,9 @@ impl<'f> Reader<'f> {
             Token::Ellipsis => self.var_side = Side::Black,
             Token::Dots | Token::Comma => {}
             Token::Move | Token::Castling | Token::ForcedPromotion => {
-                if let Some(mv) = self.half_move(line, tok, slice, off, self.var_number, self.var_side) {
+                if let Some(mv) =
+                    self.half_move(line, tok, slice, off, self.var_number, self.var_side)
+                {
                     self.game.pending = Some(mv);
                 }
                 if self.var_side == Side::Black {
@@ -827,7 +893,11 @@ impl<'f> Reader<'f> {
             }
             _ => {
                 let what = String::from_utf8_lossy(slice);
-                self.error_at(line, off, format!("{what} inside a variation: is a ) missing?"));
+                self.error_at(
+                    line,
+                    off,
+                    format!("{what} inside a variation: is a ) missing?"),
+                );
             }
         }
     }
@@ -901,7 +971,9 @@ impl<'f> Reader<'f> {
                 self.error_at(
                     line,
                     off,
-                    format!("White's move {n} was already played: write {n}. ..., MOVE for Black's"),
+                    format!(
+                        "White's move {n} was already played: write {n}. ..., MOVE for Black's"
+                    ),
                 );
                 Side::White
             }
@@ -968,7 +1040,11 @@ impl<'f> Reader<'f> {
                 Token::DrawOffer => "(=)",
                 _ => ":",
             };
-            self.error_at(line, off, format!("{what} must follow a move on the same line"));
+            self.error_at(
+                line,
+                off,
+                format!("{what} must follow a move on the same line"),
+            );
             return;
         };
         let problem = match tok {
@@ -977,7 +1053,10 @@ impl<'f> Reader<'f> {
                 mv.rating = Rating::parse(slice);
                 None
             }
-            Token::Nag => match std::str::from_utf8(&slice[1..]).ok().and_then(|s| s.parse::<u8>().ok()) {
+            Token::Nag => match std::str::from_utf8(&slice[1..])
+                .ok()
+                .and_then(|s| s.parse::<u8>().ok())
+            {
                 None => Some("NAGs are $0 to $255"),
                 Some(_) if mv.nag_count as usize == HalfMove::MAX_NAGS => {
                     Some("too many NAGs on one move")
@@ -1034,7 +1113,7 @@ impl<'f> Reader<'f> {
         let col = self.column(line, off);
         let q1 = memchr::memchr(b'"', slice).expect("the lexer matched a quote");
         let q2 = memchr::memrchr(b'"', slice).expect("the lexer matched a quote");
-        let name = std::str::from_utf8(slice[1..q1].trim_ascii()).unwrap_or("");
+        let name = std::str::from_utf8(tag_name(slice)).unwrap_or("");
         let raw = std::str::from_utf8(&slice[q1 + 1..q2]).unwrap_or("");
         let nfc;
         let value = if raw.is_ascii()
@@ -1074,10 +1153,16 @@ impl<'f> Reader<'f> {
             }
             "PDTL" | "DPTL" => {
                 if name == "DPTL" {
-                    self.f.cx.warn(self.line_no, col, "tag DPTL is read as PDTL (the usual misspelling)");
+                    self.f.cx.warn(
+                        self.line_no,
+                        col,
+                        "tag DPTL is read as PDTL (the usual misspelling)",
+                    );
                 }
                 if self.game.has_setup {
-                    self.f.cx.error(self.line_no, col, "a game has one PDTL tag");
+                    self.f
+                        .cx
+                        .error(self.line_no, col, "a game has one PDTL tag");
                     return;
                 }
                 self.game.has_setup = true;
@@ -1157,7 +1242,11 @@ impl<'f> Reader<'f> {
                 cx.warn(
                     l,
                     c,
-                    format!("the Result tag says {} but the game ends {}", tag.as_str(), result.as_str()),
+                    format!(
+                        "the Result tag says {} but the game ends {}",
+                        tag.as_str(),
+                        result.as_str()
+                    ),
                 );
             }
         }
@@ -1179,21 +1268,24 @@ impl<'f> Reader<'f> {
             self.f.writer.finish(result, self.out)?;
             self.report.games_written += 1;
         }
-        cx.diagnostics.sort_by_key(|d| (d.line, d.column));
-        // Only the first error of a game is reported: later ones tend to
-        // follow from it.
-        let mut seen_error = false;
-        for d in cx.diagnostics.drain(..) {
-            if d.severity == Severity::Error {
-                if seen_error {
-                    continue;
-                }
-                seen_error = true;
-            } else {
-                self.report.warnings += 1;
+        if rejected {
+            // The first error says why; later errors and the warnings tend
+            // to follow from it, and nothing of the game is written.
+            if let Some(d) = cx
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+            {
+                (self.on_diagnostic)(d);
             }
-            (self.on_diagnostic)(&d);
+        } else {
+            cx.diagnostics.sort_by_key(|d| (d.line, d.column));
+            for d in &cx.diagnostics {
+                self.report.warnings += 1;
+                (self.on_diagnostic)(d);
+            }
         }
+        cx.diagnostics.clear();
         self.game = Game::new();
         if rejected && self.f.fail_fast {
             self.stopped = true;
@@ -1206,12 +1298,20 @@ fn parse_number(slice: &[u8]) -> u32 {
     slice
         .iter()
         .take_while(|b| b.is_ascii_digit())
-        .fold(0u32, |n, &d| n.saturating_mul(10).saturating_add(u32::from(d - b'0')))
+        .fold(0u32, |n, &d| {
+            n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+        })
 }
 
 fn label_of(slice: &[u8]) -> Option<u32> {
     let i = memchr::memchr(b'[', slice)?;
     Some(parse_number(&slice[i + 1..]))
+}
+
+/// The name of a lexed tag `[Name "value"]`.
+fn tag_name(tag: &[u8]) -> &[u8] {
+    let q = memchr::memchr(b'"', tag).unwrap_or(tag.len());
+    tag[1..q].trim_ascii()
 }
 
 /// `[Name "` at the start of a line (after blanks).
@@ -1220,6 +1320,9 @@ fn looks_like_tag(line: &[u8]) -> bool {
     let Some(rest) = t.strip_prefix(b"[") else {
         return false;
     };
-    let n = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    let n = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
     n > 0 && rest[n..].trim_ascii_start().starts_with(b"\"")
 }

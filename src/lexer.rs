@@ -131,9 +131,15 @@ fn meaning(g: Glyph) -> u8 {
 fn glyph_at(b: &[u8], i: usize) -> Option<(Glyph, usize)> {
     match b.get(i)? {
         c @ b'A'..=b'Z' => Some((Glyph::letter(*c), 1)),
-        c if *c >= 0x80 => {
-            decode_figurine(&b[i..]).map(|(l, side, n)| (Glyph { letter: l, fan: Some(side) }, n))
-        }
+        c if *c >= 0x80 => decode_figurine(&b[i..]).map(|(l, side, n)| {
+            (
+                Glyph {
+                    letter: l,
+                    fan: Some(side),
+                },
+                n,
+            )
+        }),
         _ => None,
     }
 }
@@ -235,7 +241,12 @@ pub(crate) fn parse_move(b: &[u8]) -> Result<(Action, Option<Check>), TokenError
         b'@' if b.get(i + 1) == Some(&b'@') => (Sep::AtAt, 2),
         b'@' => (Sep::At, 1),
         b'*' => (Sep::Capture { times: false }, 1),
-        b'x' => return err(i, "the letter x is not a capture sign in CTL-AN: write × or *"),
+        b'x' => {
+            return err(
+                i,
+                "the letter x is not a capture sign in CTL-AN: write × or *",
+            )
+        }
         _ => {
             let c = std::str::from_utf8(&b[i..])
                 .ok()
@@ -325,7 +336,10 @@ pub(crate) fn parse_castling(b: &[u8]) -> Result<(Action, Option<Check>), TokenE
         .expect("the lexer matched a dash here");
     let dash = Dash::from_char(c).expect("the lexer matched a dash here");
     i += c.len_utf8();
-    let letters = b[i..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    let letters = b[i..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .count();
     let text = &b[i..i + letters];
     if !suffixes.iter().any(|s| s.as_bytes() == text) {
         return err(
@@ -396,7 +410,10 @@ mod tests {
 
     #[test]
     fn a_tag_is_one_token() {
-        assert_eq!(lex(r#"[Event  "CG"]"#), vec![(Ok(Token::Tag), r#"[Event  "CG"]"#)]);
+        assert_eq!(
+            lex(r#"[Event  "CG"]"#),
+            vec![(Ok(Token::Tag), r#"[Event  "CG"]"#)]
+        );
     }
 
     #[test]
@@ -414,7 +431,10 @@ mod tests {
     #[test]
     fn draw_offer_is_not_a_variation() {
         let t: Vec<_> = lex("E7-E13 (=):").into_iter().map(|x| x.0).collect();
-        assert_eq!(t, vec![Ok(Token::Move), Ok(Token::DrawOffer), Ok(Token::EndMarker)]);
+        assert_eq!(
+            t,
+            vec![Ok(Token::Move), Ok(Token::DrawOffer), Ok(Token::EndMarker)]
+        );
     }
 
     #[test]

@@ -95,9 +95,13 @@ fn run(cli: &Cli) -> io::Result<Report> {
         let report = if name == "-" {
             filter.run(io::stdin().lock(), &mut sink.out, &mut on_diag)?
         } else {
-            let file = File::open(path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
-            filter.run(BufReader::with_capacity(1 << 16, file), &mut sink.out, &mut on_diag)?
+            let file =
+                File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+            filter.run(
+                BufReader::with_capacity(1 << 16, file),
+                &mut sink.out,
+                &mut on_diag,
+            )?
         };
         total.add(&report);
         if cli.fail_fast && report.games_rejected > 0 {
@@ -123,7 +127,10 @@ impl Sink {
                 target: None,
             }),
             Some(p) => {
-                let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                let dir = p
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."));
                 let tmp = tempfile::NamedTempFile::new_in(dir)?;
                 let file = tmp.reopen()?;
                 Ok(Sink {

@@ -77,8 +77,7 @@ impl RedefineMap {
             if b.iter().filter(|&&c| c == b'@').count() != 1 {
                 return Err(RedefineError::Malformed(value.to_string()));
             }
-            let standard =
-                standard_for(alt).ok_or(RedefineError::UnknownLetter(alt as char))?;
+            let standard = standard_for(alt).ok_or(RedefineError::UnknownLetter(alt as char))?;
             if standard != std {
                 return Err(RedefineError::WrongTarget {
                     alt: alt as char,

@@ -67,7 +67,8 @@ fn real_games_come_out_as_their_author_expects() {
     let mut n = 0;
     for entry in std::fs::read_dir(&expected_dir).unwrap() {
         let expected_path = entry.unwrap().path();
-        let input = std::fs::read(dir.join("corpus").join(expected_path.file_name().unwrap())).unwrap();
+        let input =
+            std::fs::read(dir.join("corpus").join(expected_path.file_name().unwrap())).unwrap();
         let (out, _, report) = Filter::default().filter_bytes(&input);
         assert_eq!(report.games_rejected, 0);
         assert_eq!(

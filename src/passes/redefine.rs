@@ -76,4 +76,3 @@ impl Pass for UndoRedefine {
         Flow::Keep
     }
 }
-
