@@ -200,12 +200,14 @@ impl Filter {
             if input.read_until(b'\n', &mut buf)? == 0 {
                 break;
             }
+            reader.line(&mut buf)?;
             if reader.stopped {
                 break;
             }
-            reader.line(&mut buf)?;
         }
-        reader.finish_game(&[])?;
+        if !reader.stopped {
+            reader.finish_game(&[])?;
+        }
         Ok(reader.report)
     }
 

@@ -34,7 +34,7 @@ fn corpus_snapshots() {
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
-        insta::glob!("../corpus", "*.ctl-pgn", |path| {
+        insta::glob!("../corpus", "**/*.ctl-pgn", |path| {
             let mut filter = Filter::default();
             insta::assert_snapshot!(run(&mut filter, path));
         });
@@ -49,7 +49,7 @@ fn corpus_snapshots_keeping_everything() {
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
-        insta::glob!("../corpus", "*.ctl-pgn", |path| {
+        insta::glob!("../corpus", "**/*.ctl-pgn", |path| {
             let mut filter = FilterBuilder::new()
                 .keep_comments(true)
                 .keep_variations(true)
@@ -86,8 +86,13 @@ fn real_games_come_out_as_their_author_expects() {
 /// in both modes.
 #[test]
 fn corpus_output_is_a_fixed_point() {
-    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")).unwrap() {
-        let path = entry.unwrap().path();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let files = std::fs::read_dir(&corpus)
+        .unwrap()
+        .chain(std::fs::read_dir(corpus.join("errors")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ctl-pgn"));
+    for path in files {
         let input = std::fs::read(&path).unwrap();
         for keep in [false, true] {
             let build = || {
