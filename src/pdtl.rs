@@ -121,12 +121,9 @@ fn number_at(b: &[u8], i: usize) -> Option<(u32, usize)> {
     Some((v, n))
 }
 
+/// Byte length of a dash (`-` or a Unicode one) at `i`, if one is there.
 fn dash_at(b: &[u8], i: usize) -> Option<usize> {
-    let c = std::str::from_utf8(b.get(i..)?)
-        .ok()
-        .or_else(|| std::str::from_utf8(&b[i..(i + 3).min(b.len())]).ok())?
-        .chars()
-        .next()?;
+    let c = std::str::from_utf8(b.get(i..)?).ok()?.chars().next()?;
     Dash::from_char(c).map(|_| c.len_utf8())
 }
 
@@ -137,7 +134,10 @@ impl Pdtl {
         let mut board = [None; Hex::COUNT];
         let mut i = 0;
         if b.first() != Some(&b'/') {
-            return fail(0, "the position starts with / and lists lines like /28:v/27:dk/.../0:V/");
+            return fail(
+                0,
+                "the position starts with / and lists lines like /28:v/27:dk/.../0:V/",
+            );
         }
         i += 1;
         let mut previous: Option<u32> = None;
@@ -150,7 +150,10 @@ impl Pdtl {
             };
             i += n;
             if line > 28 {
-                return fail(start, format!("line {line} is not on the board: lines are 0-28"));
+                return fail(
+                    start,
+                    format!("line {line} is not on the board: lines are 0-28"),
+                );
             }
             if previous.is_some_and(|p| line >= p) {
                 return fail(
@@ -174,7 +177,10 @@ impl Pdtl {
                     if k > hexes.len() {
                         return fail(
                             i,
-                            format!("line {line} has {} hexes; this run overruns it", hexes.len()),
+                            format!(
+                                "line {line} has {} hexes; this run overruns it",
+                                hexes.len()
+                            ),
                         );
                     }
                     i += n;
@@ -211,7 +217,10 @@ impl Pdtl {
             if k != hexes.len() {
                 return fail(
                     i,
-                    format!("line {line} has {} hexes, but {k} are described", hexes.len()),
+                    format!(
+                        "line {line} has {} hexes, but {k} are described",
+                        hexes.len()
+                    ),
                 );
             }
             i += 1; // the closing slash
@@ -428,16 +437,20 @@ fn parse_en_passant(f: &str, at: usize) -> Result<EnPassant, PdtlError> {
         return Ok(EnPassant::None);
     }
     let hex_len = 1 + b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-    let hex = Hex::parse(&b[..hex_len.min(b.len())])
-        .map_err(|e| PdtlError {
-            offset: at,
-            message: e.to_string(),
-        })?;
+    let hex = Hex::parse(&b[..hex_len.min(b.len())]).map_err(|e| PdtlError {
+        offset: at,
+        message: e.to_string(),
+    })?;
     let rest = &b[hex_len..];
     if rest.is_empty() {
         return Ok(EnPassant::Scornful(hex));
     }
-    let bad = || fail(at, "the en passant field is -, a hex (F14), G15@13 or G13@9-11");
+    let bad = || {
+        fail(
+            at,
+            "the en passant field is -, a hex (F14), G15@13 or G13@9-11",
+        )
+    };
     if rest[0] != b'@' {
         return bad();
     }
@@ -497,7 +510,10 @@ mod tests {
             let s = format!("/0:V/ w - {ep} 0 1");
             assert_eq!(round_trip(&s), s);
         }
-        assert_eq!(round_trip("/0:V/ w - G13@9‐11 0 1"), "/0:V/ w - G13@9-11 0 1");
+        assert_eq!(
+            round_trip("/0:V/ w - G13@9‐11 0 1"),
+            "/0:V/ w - G13@9-11 0 1"
+        );
     }
 
     #[test]
@@ -521,7 +537,9 @@ mod tests {
 
     #[test]
     fn too_few_hexes_on_a_line() {
-        assert!(error("/22:2pjp/ w - - 0 1").message.contains("7 hexes, but 5"));
+        assert!(error("/22:2pjp/ w - - 0 1")
+            .message
+            .contains("7 hexes, but 5"));
     }
 
     #[test]
@@ -531,7 +549,9 @@ mod tests {
 
     #[test]
     fn unknown_piece_letter() {
-        assert!(error("/0:Y/ w - - 0 1").message.starts_with("Y is not a piece"));
+        assert!(error("/0:Y/ w - - 0 1")
+            .message
+            .starts_with("Y is not a piece"));
     }
 
     #[test]
@@ -541,6 +561,8 @@ mod tests {
 
     #[test]
     fn lines_must_descend() {
-        assert!(error("/0:V/1:DK/ w - - 0 1").message.contains("out of order"));
+        assert!(error("/0:V/1:DK/ w - - 0 1")
+            .message
+            .contains("out of order"));
     }
 }
