@@ -42,6 +42,20 @@ impl Report {
     }
 }
 
+/// Where a piece of input starts in its stream: lines before it, bytes before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// Lines before the piece (0 at the start of a stream).
+    pub line: u64,
+    /// Bytes before the piece.
+    pub byte: u64,
+}
+
+impl Origin {
+    /// The start of a stream.
+    pub const START: Origin = Origin { line: 0, byte: 0 };
+}
+
 /// The names of the built-in passes, in chain order.
 pub const PASS_NAMES: [&str; 6] = [
     "redefine",
@@ -189,24 +203,54 @@ impl Filter {
     /// as its game ends. I/O errors end the run; bad games do not.
     pub fn run(
         &mut self,
-        mut input: impl BufRead,
+        input: impl BufRead,
         out: &mut dyn Write,
         on_diagnostic: &mut dyn FnMut(&Diagnostic),
     ) -> io::Result<Report> {
+        self.run_with_rejects(input, out, None, on_diagnostic)
+    }
+
+    /// Like [`Filter::run`], and writes each rejected game's original bytes
+    /// (from its first token to the next game's) to `rejects`, followed by a
+    /// newline when they do not end with one.
+    pub fn run_with_rejects<'a>(
+        &'a mut self,
+        input: impl BufRead,
+        out: &'a mut dyn Write,
+        rejects: Option<&'a mut dyn Write>,
+        on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
+    ) -> io::Result<Report> {
+        self.run_from(Origin::START, input, out, rejects, on_diagnostic)
+    }
+
+    /// Like [`Filter::run_with_rejects`], for input that continues a stream
+    /// at `origin` (a game boundary): positions in diagnostics are the
+    /// whole stream's.
+    pub fn run_from<'a>(
+        &'a mut self,
+        origin: Origin,
+        mut input: impl BufRead,
+        out: &'a mut dyn Write,
+        rejects: Option<&'a mut dyn Write>,
+        on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
+    ) -> io::Result<Report> {
         let mut reader = Reader::new(self, out, on_diagnostic);
+        reader.rejects = rejects;
+        reader.line_no = origin.line;
+        reader.line_start = origin.byte;
         let mut buf = Vec::with_capacity(256);
         loop {
             buf.clear();
             if input.read_until(b'\n', &mut buf)? == 0 {
                 break;
             }
-            reader.line(&mut buf)?;
+            reader.line(&buf)?;
             if reader.stopped {
                 break;
             }
         }
         if !reader.stopped {
-            reader.finish_game(&[])?;
+            reader.finish_game(&[], None)?;
         }
         Ok(reader.report)
     }
@@ -252,6 +296,9 @@ struct Game {
     line: u64,
     column: u64,
     has_moves: bool,
+    /// Anything but tags and comments was read: a tag now starts a new game.
+    past_tags: bool,
+    has_tags: bool,
     end_seen: bool,
     last_move_ends: bool,
     mate_by: Option<Side>,
@@ -275,6 +322,8 @@ impl Game {
             line: 0,
             column: 0,
             has_moves: false,
+            past_tags: false,
+            has_tags: false,
             end_seen: false,
             last_move_ends: false,
             mate_by: None,
@@ -322,6 +371,15 @@ struct Reader<'f> {
     line_start: u64,
     /// Byte length of the current line, line end included.
     line_len: u64,
+    /// Where rejected games go, verbatim.
+    rejects: Option<&'f mut dyn Write>,
+    /// With `rejects`: the current line as read, line end included.
+    raw_line: Vec<u8>,
+    /// With `rejects`: where the lexed line starts in `raw_line` (after a
+    /// BOM), or `None` when the line was re-decoded and offsets do not map.
+    raw_base: Option<usize>,
+    /// With `rejects`: the current game's bytes so far.
+    raw_game: Vec<u8>,
     /// Lines that diagnostics made at the end of a game point back to.
     kept_lines: [(u64, Vec<u8>); KEPT_LINES],
 }
@@ -381,6 +439,10 @@ impl<'f> Reader<'f> {
             line_start: 0,
             line_len: 0,
             kept_lines: Default::default(),
+            rejects: None,
+            raw_line: Vec::new(),
+            raw_base: Some(0),
+            raw_game: Vec::new(),
         }
     }
 
@@ -417,17 +479,25 @@ impl<'f> Reader<'f> {
     }
 
     /// Reads one input line (with its line end, if any).
-    fn line(&mut self, buf: &mut Vec<u8>) -> io::Result<()> {
+    fn line(&mut self, buf: &[u8]) -> io::Result<()> {
         self.line_no += 1;
         self.col_cache = (0, 1);
         self.line_start += self.line_len;
         self.line_len = buf.len() as u64;
-        while matches!(buf.last(), Some(b'\n' | b'\r')) {
-            buf.pop();
-        }
         let mut line: &[u8] = buf;
+        while let [rest @ .., b'\n' | b'\r'] = line {
+            line = rest;
+        }
         if self.line_no == 1 {
             line = line.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(line);
+        }
+        if self.rejects.is_some() {
+            self.raw_line.clear();
+            self.raw_line.extend_from_slice(buf);
+            self.raw_base = Some(line.as_ptr() as usize - buf.as_ptr() as usize);
+            if self.game.started {
+                self.raw_game.extend_from_slice(buf);
+            }
         }
         let lossy;
         if !line.is_ascii() {
@@ -448,11 +518,12 @@ impl<'f> Reader<'f> {
                 );
                 lossy = String::from_utf8_lossy(line).into_owned().into_bytes();
                 line = &lossy;
+                self.raw_base = None;
             }
         }
         // Unclosed comment or variation: a tag line starts the next game.
         if (self.mode == Mode::Comment || self.depth > 0) && looks_like_tag(line) {
-            self.finish_game(line)?;
+            self.finish_game(line, Some(0))?;
         }
         self.segment(
             line,
@@ -654,6 +725,7 @@ impl<'f> Reader<'f> {
             c if c.is_control() => format!("control character U+{:04X}", c as u32),
             c => format!("unexpected character '{c}'"),
         };
+        self.game.past_tags = true;
         self.error_at(line, off, msg);
     }
 
@@ -665,6 +737,11 @@ impl<'f> Reader<'f> {
         self.game.started = true;
         self.game.line = self.line_no;
         self.game.column = col;
+        if self.rejects.is_some() {
+            self.raw_game.clear();
+            let from = self.raw_base.map_or(0, |b| b + off);
+            self.raw_game.extend_from_slice(&self.raw_line[from.min(self.raw_line.len())..]);
+        }
         self.keep_line(GAME_START, line);
         self.f.cx.redefine = Default::default();
         self.f.cx.depth = 0;
@@ -677,7 +754,7 @@ impl<'f> Reader<'f> {
     /// Before a movetext token: a game that has ended gives way to a new one.
     fn before_movetext(&mut self, line: &[u8], off: usize) -> io::Result<()> {
         if self.game.started && (self.game.result.is_some() || self.game.end_seen) {
-            self.finish_game(line)?;
+            self.finish_game(line, Some(off))?;
         }
         if !self.game.started {
             self.begin_game(line, off);
@@ -696,6 +773,9 @@ impl<'f> Reader<'f> {
             self.variation_token(line, tok, slice, off);
             return Ok(());
         }
+        if tok != Token::Tag {
+            self.game.past_tags = true;
+        }
         match tok {
             Token::Tag => {
                 let g = &self.game;
@@ -709,12 +789,13 @@ impl<'f> Reader<'f> {
                     );
                     return Ok(());
                 }
-                if g.started && (g.has_moves || ended) {
-                    self.finish_game(line)?;
+                if g.started && (g.past_tags || ended) {
+                    self.finish_game(line, Some(off))?;
                 }
                 if !self.game.started {
                     self.begin_game(line, off);
                 }
+                self.game.has_tags = true;
                 self.tag(line, slice, off);
             }
             Token::Number | Token::UnknownNumber => {
@@ -747,7 +828,7 @@ impl<'f> Reader<'f> {
             }
             Token::Result | Token::Unfinished => {
                 if self.game.started && self.game.result.is_some() {
-                    self.finish_game(line)?;
+                    self.finish_game(line, Some(off))?;
                 }
                 if !self.game.started {
                     self.begin_game(line, off);
@@ -773,7 +854,7 @@ impl<'f> Reader<'f> {
             }
             Token::PgnDraw => {
                 if self.game.started && self.game.result.is_some() {
-                    self.finish_game(line)?;
+                    self.finish_game(line, Some(off))?;
                 }
                 if !self.game.started {
                     self.begin_game(line, off);
@@ -819,12 +900,13 @@ impl<'f> Reader<'f> {
     }
 
     fn open_variation(&mut self, line: &[u8], off: usize, label: Option<u32>) {
+        if !self.game.started {
+            self.begin_game(line, off);
+        }
+        self.game.past_tags = true;
         if self.depth == 0 {
             self.variation_at = (self.line_no, self.column(line, off));
             self.keep_line(VARIATION_START, line);
-        }
-        if !self.game.started {
-            self.begin_game(line, off);
         }
         self.depth += 1;
         if self.f.drop_variations {
@@ -1202,12 +1284,12 @@ impl<'f> Reader<'f> {
 
     /// Ends the current game: checks what only the whole game shows, writes
     /// or rejects it, and hands its diagnostics on.
-    fn finish_game(&mut self, line: &[u8]) -> io::Result<()> {
+    ///
+    /// `cut` is where in the current line the next game starts, if it does.
+    fn finish_game(&mut self, line: &[u8], cut: Option<usize>) -> io::Result<()> {
         self.flush_pending();
         self.fill_sources(line);
         if !self.game.started {
-            self.mode = Mode::Code;
-            self.depth = 0;
             return Ok(());
         }
         let cx = &mut self.f.cx;
@@ -1222,6 +1304,17 @@ impl<'f> Reader<'f> {
             self.depth = 0;
             self.var_stack.clear();
         }
+        let g = &self.game;
+        let empty = !g.has_tags && !g.past_tags && !self.f.cx.has_error();
+        if empty {
+            // Nothing but comments: no game to write (see the README).
+            self.mode = Mode::Code;
+            self.depth = 0;
+            self.game = Game::new();
+            self.f.cx.diagnostics.clear();
+            return Ok(());
+        }
+        let cx = &mut self.f.cx;
         let g = &self.game;
         if !g.has_variant {
             cx.warn(g.line, g.column, "no [Variant \"C'escacs\"] tag: added");
@@ -1271,6 +1364,17 @@ impl<'f> Reader<'f> {
             self.report.games_written += 1;
         }
         if rejected {
+            if let Some(rejects) = self.rejects.as_mut() {
+                if let Some(cut) = cut {
+                    let keep = self.raw_base.map_or(0, |b| b + cut).min(self.raw_line.len());
+                    let drop = self.raw_line.len() - keep;
+                    self.raw_game.truncate(self.raw_game.len().saturating_sub(drop));
+                }
+                rejects.write_all(&self.raw_game)?;
+                if !self.raw_game.ends_with(b"\n") {
+                    rejects.write_all(b"\n")?;
+                }
+            }
             // The first error says why; later errors and the warnings tend
             // to follow from it, and nothing of the game is written.
             if let Some(d) = cx

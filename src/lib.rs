@@ -27,6 +27,7 @@ mod filter;
 mod hex;
 mod lexer;
 mod model;
+mod parallel;
 mod pass;
 pub mod passes;
 mod pdtl;
@@ -34,12 +35,13 @@ mod redefine;
 mod writer;
 
 pub use diag::{Diagnostic, Severity};
-pub use filter::{Filter, FilterBuilder, Report, PASS_NAMES};
+pub use filter::{Filter, FilterBuilder, Origin, Report, PASS_NAMES};
 pub use hex::{Hex, HexError, COLUMNS};
 pub use model::{
     Action, Check, Dash, Glyph, HalfMove, Outcome, Rating, Sep, Side, CASTLING, FIGURINES,
     STANDARD_LETTERS,
 };
+pub use parallel::{run_parallel, Chunker};
 pub use pass::{Context, Flow, Pass, Tag, Variation};
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, Piece};
 pub use redefine::{RedefineError, RedefineMap};

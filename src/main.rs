@@ -1,5 +1,5 @@
 use clap::Parser;
-use ctlpgn_filter::{Diagnostic, FilterBuilder, Report, PASS_NAMES};
+use ctlpgn_filter::{run_parallel, Diagnostic, Filter, FilterBuilder, Report, PASS_NAMES};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -29,12 +29,19 @@ struct Cli {
     /// Turn every warning into an error that rejects its game.
     #[arg(long)]
     strict: bool,
+    /// Write each rejected game to FILE, byte for byte as it was read.
+    #[arg(long, value_name = "FILE")]
+    rejects: Option<PathBuf>,
     /// Stop at the first rejected game.
     #[arg(long)]
     fail_fast: bool,
     /// Do not print warnings.
     #[arg(short, long)]
     quiet: bool,
+    /// Worker threads [default: the number of cores for a regular file over
+    /// 4 MB, else 1]. The output is the same whatever the number.
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
     /// Print a summary line (games read, written, rejected, warnings) at the end.
     #[arg(long)]
     stats: bool,
@@ -66,7 +73,12 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: &Cli) -> io::Result<Report> {
+/// Inputs at least this large are split over several threads by default.
+const PARALLEL_MIN_BYTES: u64 = 4 << 20;
+/// Bytes per chunk handed to a worker.
+const CHUNK_BYTES: usize = 2 << 20;
+
+fn build_filter(cli: &Cli) -> Filter {
     let mut builder = FilterBuilder::new()
         .keep_comments(cli.keep_comments)
         .keep_variations(cli.keep_variations)
@@ -76,7 +88,29 @@ fn run(cli: &Cli) -> io::Result<Report> {
     for p in &cli.skip_pass {
         builder = builder.skip_pass(p);
     }
-    let mut filter = builder.build();
+    builder.build()
+}
+
+/// How many threads to filter `file` with.
+fn jobs_for(cli: &Cli, file: Option<&File>) -> usize {
+    if cli.fail_fast {
+        return 1;
+    }
+    if let Some(n) = cli.jobs {
+        return n.max(1);
+    }
+    let large = file
+        .and_then(|f| f.metadata().ok())
+        .is_some_and(|m| m.is_file() && m.len() >= PARALLEL_MIN_BYTES);
+    if large {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    }
+}
+
+fn run(cli: &Cli) -> io::Result<Report> {
+    let mut filter = build_filter(cli);
     let stdin_only = [PathBuf::from("-")];
     let files: &[PathBuf] = if cli.files.is_empty() {
         &stdin_only
@@ -84,6 +118,12 @@ fn run(cli: &Cli) -> io::Result<Report> {
         &cli.files
     };
     let mut sink = Sink::open(cli.output.as_deref())?;
+    let mut rejects = match &cli.rejects {
+        None => None,
+        Some(p) => Some(BufWriter::new(File::create(p).map_err(|e| {
+            io::Error::new(e.kind(), format!("{}: {e}", p.display()))
+        })?)),
+    };
     let mut total = Report::default();
     for path in files {
         let name = path.display().to_string();
@@ -92,21 +132,31 @@ fn run(cli: &Cli) -> io::Result<Report> {
                 eprint!("{}", d.render(if name == "-" { "<stdin>" } else { &name }));
             }
         };
-        let report = if name == "-" {
-            filter.run(io::stdin().lock(), &mut sink.out, &mut on_diag)?
+        let rejects = rejects.as_mut().map(|r| r as &mut dyn Write);
+        let file = if name == "-" {
+            None
         } else {
-            let file =
-                File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
-            filter.run(
-                BufReader::with_capacity(1 << 16, file),
-                &mut sink.out,
-                &mut on_diag,
-            )?
+            Some(File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?)
+        };
+        let jobs = jobs_for(cli, file.as_ref());
+        let input: Box<dyn io::Read> = match file {
+            None => Box::new(io::stdin().lock()),
+            Some(f) => Box::new(f),
+        };
+        let report = if jobs > 1 {
+            let make = || build_filter(cli);
+            run_parallel(&make, input, jobs, CHUNK_BYTES, &mut sink.out, rejects, &mut on_diag)?
+        } else {
+            let input = BufReader::with_capacity(1 << 16, input);
+            filter.run_with_rejects(input, &mut sink.out, rejects, &mut on_diag)?
         };
         total.add(&report);
         if cli.fail_fast && report.games_rejected > 0 {
             break;
         }
+    }
+    if let Some(r) = rejects.as_mut() {
+        r.flush()?;
     }
     sink.commit()?;
     Ok(total)
