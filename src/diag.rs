@@ -28,8 +28,41 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// Renders the diagnostic for a human: header, source line, caret.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Diagnostic, Severity};
+    /// let d = Diagnostic {
+    ///     severity: Severity::Error,
+    ///     line: 2,
+    ///     column: 7,
+    ///     message: "the letter x is not a capture sign in CTL-AN: write × or *".into(),
+    ///     source: "1. E13xF16:".into(),
+    /// };
+    /// assert_eq!(
+    ///     d.render("games.ctl-pgn"),
+    ///     "games.ctl-pgn:2:7: error: the letter x is not a capture sign in CTL-AN: write × or *\n\
+    ///      2 | 1. E13xF16:\n  |       ^\n"
+    /// );
+    /// ```
     pub fn render(&self, file: &str) -> String {
-        let mut s = format!("{file}:{}:{}: {self}\n", self.line, self.column);
+        self.render_styled(file, false)
+    }
+
+    /// [`Diagnostic::render`], with ANSI colours when `color` is true.
+    pub fn render_styled(&self, file: &str, color: bool) -> String {
+        let (level, caret, reset) = match (color, self.severity) {
+            (false, _) => ("", "", ""),
+            (true, Severity::Error) => ("\x1b[1;31m", "\x1b[1;31m", "\x1b[0m"),
+            (true, Severity::Warning) => ("\x1b[1;33m", "\x1b[1;33m", "\x1b[0m"),
+        };
+        let word = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut s = format!(
+            "{file}:{}:{}: {level}{word}{reset}: {}\n",
+            self.line, self.column, self.message
+        );
         if !self.source.is_empty() {
             let gutter = self.line.to_string();
             // A long line is shown as a window around the fault.
@@ -49,7 +82,7 @@ impl Diagnostic {
                 .chain(chars[from..at].iter().copied())
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
-            s += &format!("{} | {pad}^\n", " ".repeat(gutter.len()));
+            s += &format!("{} | {pad}{caret}^{reset}\n", " ".repeat(gutter.len()));
         }
         s
     }

@@ -14,7 +14,7 @@ use crate::passes::{
     AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
 };
 use crate::pdtl::Pdtl;
-use crate::writer::Writer;
+use crate::writer::{Format, Writer};
 use logos::Logos;
 use std::io::{self, BufRead, Write};
 use unicode_normalization::UnicodeNormalization;
@@ -28,8 +28,16 @@ pub struct Report {
     pub games_written: u64,
     /// Games rejected for an error.
     pub games_rejected: u64,
-    /// Warnings reported (in written and rejected games).
+    /// Warnings reported for written games.
     pub warnings: u64,
+    /// Main-line half-moves read.
+    pub half_moves: u64,
+    /// Comments dropped.
+    pub comments_dropped: u64,
+    /// Variations dropped (nested ones included).
+    pub variations_dropped: u64,
+    /// Ratings and NAGs dropped.
+    pub ratings_dropped: u64,
 }
 
 impl Report {
@@ -39,6 +47,10 @@ impl Report {
         self.games_written += other.games_written;
         self.games_rejected += other.games_rejected;
         self.warnings += other.warnings;
+        self.half_moves += other.half_moves;
+        self.comments_dropped += other.comments_dropped;
+        self.variations_dropped += other.variations_dropped;
+        self.ratings_dropped += other.ratings_dropped;
     }
 }
 
@@ -68,6 +80,7 @@ pub const PASS_NAMES: [&str; 6] = [
 
 /// Builds a [`Filter`]: which built-in passes run, extra passes, strictness.
 pub struct FilterBuilder {
+    format: Format,
     skip: Vec<&'static str>,
     extra: Vec<Box<dyn Pass>>,
     strict: bool,
@@ -84,6 +97,7 @@ impl FilterBuilder {
     /// All six built-in passes, nothing else.
     pub fn new() -> FilterBuilder {
         FilterBuilder {
+            format: Format::CtlPgn,
             skip: Vec::new(),
             extra: Vec::new(),
             strict: false,
@@ -143,6 +157,12 @@ impl FilterBuilder {
         self
     }
 
+    /// Chooses the output format.
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
     /// Stops at the first rejected game.
     pub fn fail_fast(mut self, fail_fast: bool) -> Self {
         self.fail_fast = fail_fast;
@@ -167,11 +187,12 @@ impl FilterBuilder {
         Filter {
             drop_comments: passes.iter().any(|p| p.drops_comments()),
             drop_variations: passes.iter().any(|p| p.drops_variations()),
+            drop_ratings: passes.iter().any(|p| p.name() == "ratings"),
             passes,
             strict: self.strict,
             fail_fast: self.fail_fast,
             cx: Context::default(),
-            writer: Writer::default(),
+            writer: Writer::new(self.format),
         }
     }
 }
@@ -181,6 +202,7 @@ pub struct Filter {
     passes: Vec<Box<dyn Pass>>,
     drop_comments: bool,
     drop_variations: bool,
+    drop_ratings: bool,
     strict: bool,
     fail_fast: bool,
     cx: Context,
@@ -194,6 +216,13 @@ impl Default for Filter {
 }
 
 impl Filter {
+    /// Names the input in ndjson output (`"file"`); diagnostics are named
+    /// by whoever prints them.
+    pub fn set_file_name(&mut self, name: &str) {
+        self.writer.file.clear();
+        self.writer.file.push_str(name);
+    }
+
     /// The names of the passes in the chain, in order.
     pub fn pass_names(&self) -> Vec<&'static str> {
         self.passes.iter().map(|p| p.name()).collect()
@@ -569,7 +598,9 @@ impl<'f> Reader<'f> {
             if self.mode == Mode::Comment {
                 match memchr::memchr(b'}', &text[pos..]) {
                     Some(j) => {
-                        if !self.f.drop_comments {
+                        if self.f.drop_comments {
+                            self.report.comments_dropped += 1;
+                        } else {
                             self.comment.extend_from_slice(&text[pos..pos + j]);
                             self.emit_comment();
                         }
@@ -591,7 +622,12 @@ impl<'f> Reader<'f> {
                     Some(j) => {
                         pos += j + 1;
                         match text[pos - 1] {
-                            b'(' => self.depth += 1,
+                            // A draw offer `(=)` inside is no variation.
+                            b'(' if text[pos..].starts_with(b"=)") => pos += 2,
+                            b'(' => {
+                                self.depth += 1;
+                                self.report.variations_dropped += 1;
+                            }
                             b')' => self.depth -= 1,
                             _ => self.open_comment(line, seg.orig(pos - 1)),
                         }
@@ -740,12 +776,13 @@ impl<'f> Reader<'f> {
         if self.rejects.is_some() {
             self.raw_game.clear();
             let from = self.raw_base.map_or(0, |b| b + off);
-            self.raw_game.extend_from_slice(&self.raw_line[from.min(self.raw_line.len())..]);
+            self.raw_game
+                .extend_from_slice(&self.raw_line[from.min(self.raw_line.len())..]);
         }
         self.keep_line(GAME_START, line);
         self.f.cx.redefine = Default::default();
         self.f.cx.depth = 0;
-        self.f.writer.begin();
+        self.f.writer.begin(self.line_no);
         for p in &mut self.f.passes {
             p.begin_game(&mut self.f.cx);
         }
@@ -910,6 +947,7 @@ impl<'f> Reader<'f> {
         }
         self.depth += 1;
         if self.f.drop_variations {
+            self.report.variations_dropped += 1;
             return;
         }
         if self.depth > 1 {
@@ -1172,7 +1210,11 @@ impl<'f> Reader<'f> {
     }
 
     fn emit_move(&mut self, mut mv: HalfMove) {
+        if self.f.drop_ratings {
+            self.report.ratings_dropped += u64::from(mv.rating.is_some()) + u64::from(mv.nag_count);
+        }
         if self.depth == 0 {
+            self.report.half_moves += 1;
             let g = &mut self.game;
             let ends = mv.end || mv.check == Some(Check::Mate);
             g.last_move_ends = ends;
@@ -1366,9 +1408,13 @@ impl<'f> Reader<'f> {
         if rejected {
             if let Some(rejects) = self.rejects.as_mut() {
                 if let Some(cut) = cut {
-                    let keep = self.raw_base.map_or(0, |b| b + cut).min(self.raw_line.len());
+                    let keep = self
+                        .raw_base
+                        .map_or(0, |b| b + cut)
+                        .min(self.raw_line.len());
                     let drop = self.raw_line.len() - keep;
-                    self.raw_game.truncate(self.raw_game.len().saturating_sub(drop));
+                    self.raw_game
+                        .truncate(self.raw_game.len().saturating_sub(drop));
                 }
                 rejects.write_all(&self.raw_game)?;
                 if !self.raw_game.ends_with(b"\n") {

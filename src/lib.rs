@@ -34,6 +34,8 @@ mod pdtl;
 mod redefine;
 mod writer;
 
+pub use writer::Format;
+
 pub use diag::{Diagnostic, Severity};
 pub use filter::{Filter, FilterBuilder, Origin, Report, PASS_NAMES};
 pub use hex::{Hex, HexError, COLUMNS};

@@ -2,14 +2,32 @@
 //! way only. A game is built in memory and written whole, so that a game
 //! rejected half-way leaves nothing behind.
 
+use crate::hex::push_decimal;
 use crate::model::{HalfMove, Outcome, Side};
 use crate::pass::{Tag, Variation};
 use crate::pdtl::Pdtl;
 use std::io::{self, Write};
 
+/// What the writer produces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Canonical CTL-PGN.
+    #[default]
+    CtlPgn,
+    /// One JSON object per game (see the README for the schema).
+    Ndjson,
+}
+
 /// Buffers of the game being written; reused from game to game.
 #[derive(Debug, Default)]
 pub(crate) struct Writer {
+    pub format: Format,
+    /// Input name, for ndjson's `file`.
+    pub file: String,
+    /// Input line where the game starts, for ndjson's `line`.
+    line: u64,
+    /// ndjson: the canonical PDTL, if any.
+    start: Vec<u8>,
     /// Tag lines, except `Variant`, which is always written first.
     head: Vec<u8>,
     /// Movetext lines, and kept comments and variations between them.
@@ -27,7 +45,16 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
-    pub fn begin(&mut self) {
+    pub fn new(format: Format) -> Writer {
+        Writer {
+            format,
+            ..Writer::default()
+        }
+    }
+
+    pub fn begin(&mut self, line: u64) {
+        self.line = line;
+        self.start.clear();
         self.head.clear();
         self.body.clear();
         self.tail.clear();
@@ -41,10 +68,22 @@ impl Writer {
         if tag.name == "Variant" {
             return;
         }
+        if self.format == Format::Ndjson {
+            self.head.extend_from_slice(b",[");
+            json_string(&mut self.head, tag.name.as_bytes());
+            self.head.push(b',');
+            json_string(&mut self.head, &unescape_pgn(tag.value.as_bytes()));
+            self.head.push(b']');
+            return;
+        }
         write_tag(&mut self.head, tag.name.as_bytes(), tag.value.as_bytes());
     }
 
     pub fn setup(&mut self, pdtl: &Pdtl) {
+        if self.format == Format::Ndjson {
+            pdtl.write_to(&mut self.start);
+            return;
+        }
         self.head.extend_from_slice(b"[PDTL \"");
         pdtl.write_to(&mut self.head);
         self.head.extend_from_slice(b"\"]\n");
@@ -57,6 +96,12 @@ impl Writer {
     }
 
     pub fn half_move(&mut self, mv: &HalfMove, depth: u32) {
+        if self.format == Format::Ndjson {
+            if depth == 0 {
+                self.json_move(mv);
+            }
+            return;
+        }
         if depth > 0 {
             return self.variation_move(mv);
         }
@@ -87,6 +132,29 @@ impl Writer {
         }
     }
 
+    fn json_move(&mut self, mv: &HalfMove) {
+        let b = &mut self.body;
+        if !b.is_empty() {
+            b.push(b',');
+        }
+        b.extend_from_slice(b"{\"number\":");
+        push_decimal(b, u64::from(mv.number));
+        b.extend_from_slice(match mv.side {
+            Side::White => b",\"side\":\"white\",\"move\":\"",
+            Side::Black => b",\"side\":\"black\",\"move\":\"",
+        });
+        // Move text is ASCII letters, digits and signs, or ∞: nothing to escape.
+        mv.write_move(b);
+        b.push(b'"');
+        if mv.draw_offer {
+            b.extend_from_slice(b",\"draw_offer\":true");
+        }
+        if mv.end {
+            b.extend_from_slice(b",\"end\":true");
+        }
+        b.push(b'}');
+    }
+
     fn variation_move(&mut self, mv: &HalfMove) {
         let v = &mut self.variation;
         if let Some(n) = self.number.take() {
@@ -108,10 +176,16 @@ impl Writer {
     }
 
     pub fn variation_number(&mut self, number: u32) {
+        if self.format == Format::Ndjson {
+            return;
+        }
         self.number = Some(number);
     }
 
     pub fn variation(&mut self, edge: Variation, depth: u32) {
+        if self.format == Format::Ndjson {
+            return;
+        }
         match edge {
             Variation::Open { label } => {
                 if depth == 1 {
@@ -139,6 +213,9 @@ impl Writer {
     }
 
     pub fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
+        if self.format == Format::Ndjson {
+            return;
+        }
         if depth > 0 {
             space(&mut self.variation);
             self.variation.push(b'{');
@@ -159,6 +236,29 @@ impl Writer {
 
     /// Writes the whole game to `out`.
     pub fn finish(&mut self, result: Outcome, out: &mut dyn Write) -> io::Result<()> {
+        if self.format == Format::Ndjson {
+            let mut head = Vec::with_capacity(64);
+            head.extend_from_slice(b"{\"file\":");
+            json_string(&mut head, self.file.as_bytes());
+            head.extend_from_slice(b",\"line\":");
+            push_decimal(&mut head, self.line);
+            head.extend_from_slice(b",\"tags\":[[\"Variant\",\"C'escacs\"]");
+            out.write_all(&head)?;
+            out.write_all(&self.head)?;
+            out.write_all(b"],\"start\":")?;
+            if self.start.is_empty() {
+                out.write_all(b"null")?;
+            } else {
+                out.write_all(b"\"")?;
+                out.write_all(&self.start)?;
+                out.write_all(b"\"")?;
+            }
+            out.write_all(b",\"moves\":[")?;
+            out.write_all(&self.body)?;
+            out.write_all(b"],\"result\":\"")?;
+            out.write_all(result.as_str().as_bytes())?;
+            return out.write_all(b"\"}\n");
+        }
         self.close_line();
         out.write_all(b"[Variant \"C'escacs\"]\n")?;
         out.write_all(&self.head)?;
@@ -183,4 +283,59 @@ fn write_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
     out.extend_from_slice(b" \"");
     out.extend_from_slice(value);
     out.extend_from_slice(b"\"]\n");
+}
+
+/// Undoes the PGN escapes `\"` and `\\` of a tag value.
+fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if !v.contains(&b'\\') {
+        return v.into();
+    }
+    let mut out = Vec::with_capacity(v.len());
+    let mut it = v.iter();
+    while let Some(&c) = it.next() {
+        match (c, it.as_slice().first()) {
+            (b'\\', Some(&n @ (b'"' | b'\\'))) => {
+                out.push(n);
+                it.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out.into()
+}
+
+/// Appends `s` as a JSON string (UTF-8 passes through; controls are escaped).
+fn json_string(out: &mut Vec<u8>, s: &[u8]) {
+    out.push(b'"');
+    for &c in s {
+        match c {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            0..=0x1F | 0x7F => {
+                out.extend_from_slice(format!("\\u{c:04x}").as_bytes());
+            }
+            _ => out.push(c),
+        }
+    }
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_escape_quotes_backslashes_and_controls() {
+        let mut v = Vec::new();
+        json_string(&mut v, "a\"b\\c\u{1}é".as_bytes());
+        assert_eq!(String::from_utf8(v).unwrap(), r#""a\"b\\c\u0001é""#);
+    }
+
+    #[test]
+    fn pgn_escapes_are_undone_for_json() {
+        assert_eq!(&*unescape_pgn(br#"say \"hi\" \\o/"#), br#"say "hi" \o/"#);
+    }
 }

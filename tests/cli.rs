@@ -168,13 +168,16 @@ fn quiet_silences_warnings() {
 }
 
 #[test]
-fn stats_prints_the_summary() {
+fn stats_prints_counts_per_file_then_the_summary() {
     cmd()
         .arg("--stats")
-        .write_stdin(GOOD)
+        .write_stdin("[Variant \"C'escacs\"]\n1. E7-E13 ?!, E21-E15 $2\n{ c }\n(1. F8-F12)\n2. F8-F12:\n*\n")
         .assert()
         .success()
-        .stderr("ctlpgn-filter: 1 games read, 1 written, 0 rejected, 0 warnings\n");
+        .stderr(
+            "ctlpgn-filter: <stdin>: 1 games, 3 half-moves; dropped 1 comments, 1 variations, 2 ratings; 0 rejected, 0 warnings\n\
+             ctlpgn-filter: 1 games read, 1 written, 0 rejected, 0 warnings\n",
+        );
 }
 
 #[test]

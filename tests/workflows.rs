@@ -1,0 +1,307 @@
+//! Folder workflows, machine-readable output and the generated help: what
+//! users of PGN tools reach for.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+const GOOD: &str =
+    "[Variant \"C'escacs\"]\n[Event \"CG\"]\n1. E7-E13, E21-E15 (=)\n2. VF0-F2:\n3-0\n";
+const GOOD_OUT: &str =
+    "[Variant \"C'escacs\"]\n[Event \"CG\"]\n\n1. E7-E13, E21-E15 (=)\n2. VF0-F2:\n3-0\n\n";
+const BAD: &str = "[Variant \"C'escacs\"]\n1. E13xF16:\n*\n";
+
+fn cmd() -> Command {
+    Command::cargo_bin("ctlpgn-filter").unwrap()
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn in_place_rewrites_each_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.ctl-pgn"), dir.path().join("b.ctl-pgn"));
+    write(&a, GOOD);
+    write(&b, GOOD);
+    cmd()
+        .arg("--in-place")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), GOOD_OUT);
+    assert_eq!(std::fs::read_to_string(&b).unwrap(), GOOD_OUT);
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        2,
+        "no temp file left"
+    );
+}
+
+#[test]
+fn in_place_leaves_a_file_with_a_rejected_game_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.ctl-pgn");
+    let original = format!("{GOOD}\n{BAD}");
+    write(&a, &original);
+    let out = cmd().arg("--in-place").arg(&a).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("left unchanged"));
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), original);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn in_place_needs_files() {
+    let out = cmd().arg("--in-place").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("FILES"));
+}
+
+#[test]
+fn out_dir_mirrors_folders_recursively_and_only_game_files() {
+    let src = tempfile::tempdir().unwrap();
+    let dst = tempfile::tempdir().unwrap();
+    write(&src.path().join("top.ctl-pgn"), GOOD);
+    write(&src.path().join("sub/deeper/old.pgn"), GOOD);
+    write(&src.path().join("sub/notes.txt"), "not a game");
+    let single = tempfile::tempdir().unwrap();
+    let lone = single.path().join("lone.ctl-pgn");
+    write(&lone, GOOD);
+    cmd()
+        .arg("--out-dir")
+        .arg(dst.path())
+        .arg(src.path())
+        .arg(&lone)
+        .assert()
+        .success();
+    for rel in ["top.ctl-pgn", "sub/deeper/old.pgn", "lone.ctl-pgn"] {
+        assert_eq!(
+            std::fs::read_to_string(dst.path().join(rel)).unwrap(),
+            GOOD_OUT,
+            "{rel}"
+        );
+    }
+    assert!(!dst.path().join("sub/notes.txt").exists());
+}
+
+#[test]
+fn out_dir_conflicts_with_output() {
+    let out = cmd()
+        .args(["--out-dir", "x", "-o", "y", "f"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("cannot be used with"));
+}
+
+fn ndjson(input: &str, args: &[&str]) -> Vec<Value> {
+    let out = cmd()
+        .args(["--format", "ndjson"])
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON object"))
+        .collect()
+}
+
+#[test]
+fn ndjson_writes_one_object_per_game_with_the_documented_schema() {
+    let games = ndjson(&format!("{GOOD}\n{GOOD}"), &[]);
+    assert_eq!(games.len(), 2);
+    assert_eq!(
+        games[0],
+        serde_json::json!({
+            "file": "<stdin>",
+            "line": 1,
+            "tags": [["Variant", "C'escacs"], ["Event", "CG"]],
+            "start": null,
+            "moves": [
+                {"number": 1, "side": "white", "move": "E7-E13"},
+                {"number": 1, "side": "black", "move": "E21-E15", "draw_offer": true},
+                {"number": 2, "side": "white", "move": "VF0-F2", "end": true}
+            ],
+            "result": "3-0"
+        })
+    );
+    assert_eq!(games[1]["line"], 7);
+}
+
+#[test]
+fn ndjson_start_is_the_canonical_pdtl_and_tag_values_are_unescaped() {
+    let input = "[Variant \"C'escacs\"]\n[Title \"a \\\"b\\\"\"]\n[Redefine \"Q@D\"]\n[PDTL \"/1:QK/ w - - 0 1\"]\n1. QE1-E3:\n*\n";
+    let g = &ndjson(input, &[])[0];
+    assert_eq!(g["start"], "/1:DK/ w - - 0 1");
+    assert_eq!(g["tags"][1], serde_json::json!(["Title", "a \"b\""]));
+    assert_eq!(g["moves"][0]["move"], "DE1-E3");
+}
+
+#[test]
+fn ndjson_stats_are_json_too() {
+    let out = cmd()
+        .args(["--format", "ndjson", "--stats"])
+        .write_stdin(GOOD)
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stderr)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["file"], "<stdin>");
+    assert_eq!(lines[0]["half_moves"], 3);
+    assert_eq!(lines[1]["file"], Value::Null);
+    assert_eq!(lines[1]["games"], 1);
+}
+
+#[test]
+fn an_unknown_format_is_a_usage_error() {
+    let out = cmd().args(["--format", "xml"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("ndjson"));
+}
+
+#[test]
+fn progress_is_forced_with_progress() {
+    let out = cmd().arg("--progress").write_stdin(GOOD).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), GOOD_OUT);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("B/s"), "{err:?}");
+}
+
+#[test]
+fn no_progress_on_a_pipe() {
+    cmd()
+        .write_stdin(GOOD.repeat(1000))
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn color_always_colours_the_level_and_never_does_not() {
+    let out = cmd()
+        .args(["--color", "always"])
+        .write_stdin(BAD)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("\x1b[1;31merror\x1b[0m"));
+    let out = cmd()
+        .args(["--color", "never"])
+        .write_stdin(BAD)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8(out.stderr).unwrap().contains('\x1b'));
+}
+
+#[test]
+fn jobs_do_not_change_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("many.ctl-pgn");
+    write(&f, &format!("{GOOD}{BAD}").repeat(200));
+    let one = cmd().args(["-j", "1"]).arg(&f).output().unwrap();
+    // Small chunks, so that the file is cut at many game boundaries.
+    let two = cmd()
+        .args(["-j", "2", "--chunk-bytes", "300"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stderr, two.stderr);
+    assert_eq!(one.status.code(), Some(1));
+}
+
+#[test]
+fn rejects_keeps_rejected_games_verbatim() {
+    let dir = tempfile::tempdir().unwrap();
+    let rejects = dir.path().join("rejects.ctl-pgn");
+    let out = cmd()
+        .arg("--rejects")
+        .arg(&rejects)
+        .write_stdin(format!("{GOOD}\n{BAD}\n{GOOD}"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        std::fs::read_to_string(&rejects).unwrap(),
+        format!("{BAD}\n")
+    );
+}
+
+#[test]
+fn completions_and_man_page_come_from_the_same_definition() {
+    let out = cmd().args(["--completions", "bash"]).output().unwrap();
+    assert!(out.status.success());
+    let script = String::from_utf8(out.stdout).unwrap();
+    assert!(script.contains("--keep-variations") && script.contains("ctlpgn-filter"));
+    let out = cmd().arg("--man").output().unwrap();
+    assert!(out.status.success());
+    let man = String::from_utf8(out.stdout).unwrap();
+    assert!(man.starts_with(".ie") || man.contains(".TH"), "{man}");
+    assert!(man.contains("keep\\-variations"));
+}
+
+#[test]
+fn completions_for_an_unknown_shell_is_a_usage_error() {
+    let out = cmd().args(["--completions", "cmd.exe"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn help_shows_every_option_and_three_examples() {
+    let out = cmd().arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for opt in [
+        "--output",
+        "--in-place",
+        "--out-dir",
+        "--format",
+        "--keep-comments",
+        "--keep-variations",
+        "--keep-ratings",
+        "--skip-pass",
+        "--strict",
+        "--rejects",
+        "--fail-fast",
+        "--jobs",
+        "--quiet",
+        "--stats",
+        "--progress",
+        "--color",
+        "--completions",
+        "--man",
+        "--version",
+    ] {
+        assert!(help.contains(opt), "{opt}");
+    }
+    assert!(
+        help.contains("one file")
+            && help.contains("a pipeline stage")
+            && help.contains("a whole folder")
+    );
+}
+
+#[test]
+fn version_prints_the_crate_version() {
+    cmd()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(format!("ctlpgn-filter {}\n", env!("CARGO_PKG_VERSION")));
+}
