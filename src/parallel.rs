@@ -231,7 +231,13 @@ mod tests {
         let v = chunks(&format!("{a}{b}"), 4);
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].1, a);
-        assert_eq!(v[1].0, Origin { line: 3, byte: a.len() as u64 });
+        assert_eq!(
+            v[1].0,
+            Origin {
+                line: 3,
+                byte: a.len() as u64
+            }
+        );
     }
 
     #[test]
