@@ -22,8 +22,11 @@ pub struct Diagnostic {
     pub column: u64,
     /// What is wrong, and how to fix it where that is clear.
     pub message: String,
-    /// The input line, without its line end (empty when unknown).
+    /// The input line, or the part of it around the fault (with `…` where
+    /// cut), without its line end; empty when unknown.
     pub source: String,
+    /// Column of the first character of `source` (1 for a whole line).
+    pub source_column: u64,
 }
 
 impl Diagnostic {
@@ -37,6 +40,7 @@ impl Diagnostic {
     ///     column: 7,
     ///     message: "the letter x is not a capture sign in CTL-AN: write × or *".into(),
     ///     source: "1. E13xF16:".into(),
+    ///     source_column: 1,
     /// };
     /// assert_eq!(
     ///     d.render("games.ctl-pgn"),
@@ -67,9 +71,13 @@ impl Diagnostic {
             let gutter = self.line.to_string();
             // A long line is shown as a window around the fault.
             let chars: Vec<char> = self.source.chars().collect();
-            let at = (self.column.saturating_sub(1) as usize).min(chars.len());
-            let from = at.saturating_sub(WINDOW / 2);
-            let to = (from + WINDOW).min(chars.len());
+            let at = (self.column.saturating_sub(self.source_column) as usize).min(chars.len());
+            let (from, to) = if chars.len() <= WINDOW + 2 {
+                (0, chars.len())
+            } else {
+                let from = at.saturating_sub(WINDOW / 2);
+                (from, (from + WINDOW).min(chars.len()))
+            };
             let shown: String = chars[from..to].iter().collect();
             let (lead, trail) = (
                 if from > 0 { "…" } else { "" },
@@ -99,7 +107,7 @@ impl fmt::Display for Diagnostic {
 }
 
 /// How many characters of a long source line are shown.
-const WINDOW: usize = 100;
+pub(crate) const WINDOW: usize = 100;
 
 /// Column (1-based, in characters) of byte `offset` in `line`.
 pub(crate) fn char_column(line: &[u8], offset: usize) -> u64 {
@@ -129,7 +137,76 @@ mod tests {
             column: 5,
             message: "bad".into(),
             source: "1. ×E7".into(),
+            source_column: 1,
         };
         assert_eq!(d.render("f"), "f:3:5: error: bad\n3 | 1. ×E7\n  |     ^\n");
+    }
+}
+
+/// The part of `line` shown under a fault at byte `off`, whose column is
+/// `column`: up to half a window of characters each side, `…` where cut.
+/// Returns the text and the column of its first character.
+pub(crate) fn excerpt(line: &[u8], off: usize, column: u64) -> (String, u64) {
+    let off = off.min(line.len());
+    let half = WINDOW / 2;
+    let is_start = |b: &u8| (b & 0xC0) != 0x80;
+    let mut start = off;
+    let mut before = 0u64;
+    while start > 0 && before < half as u64 {
+        start -= 1;
+        if is_start(&line[start]) {
+            before += 1;
+        }
+    }
+    // What is not shown before the fault may be shown after it.
+    let room = WINDOW - before as usize;
+    let mut end = off;
+    let mut after = 0;
+    while end < line.len() && after < room {
+        end += 1;
+        while end < line.len() && !is_start(&line[end]) {
+            end += 1;
+        }
+        after += 1;
+    }
+    let mut text = String::new();
+    let mut first = column.saturating_sub(before);
+    if start > 0 {
+        text.push('…');
+        first = first.saturating_sub(1);
+    }
+    text += &String::from_utf8_lossy(&line[start..end]);
+    if end < line.len() {
+        text.push('…');
+    }
+    (text, first)
+}
+
+#[cfg(test)]
+mod excerpt_tests {
+    use super::*;
+
+    #[test]
+    fn a_short_line_is_shown_whole() {
+        assert_eq!(excerpt(b"1. E7-E13", 3, 4), ("1. E7-E13".to_string(), 1));
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_the_fault_and_the_caret_stays_on_it() {
+        let line = format!("{}X{}", "a".repeat(500), "b".repeat(500));
+        let (text, first) = excerpt(line.as_bytes(), 500, 501);
+        let d = Diagnostic {
+            severity: Severity::Error,
+            line: 1,
+            column: 501,
+            message: "m".into(),
+            source: text,
+            source_column: first,
+        };
+        let r = d.render("f");
+        let lines: Vec<&str> = r.lines().collect();
+        let caret = lines[2].chars().position(|c| c == '^').unwrap();
+        assert_eq!(lines[1].chars().nth(caret), Some('X'));
+        assert!(lines[1].contains('…'));
     }
 }

@@ -6,7 +6,7 @@
 //! the result are decided here; what to keep and how to spell it is the
 //! passes' and the writer's business.
 
-use crate::diag::{char_column, Diagnostic, Severity};
+use crate::diag::{char_column, excerpt, Diagnostic, Severity};
 use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
 use crate::model::{Check, HalfMove, Outcome, Rating, Side};
 use crate::pass::{Context, Flow, Pass, Tag, Variation};
@@ -410,7 +410,17 @@ struct Reader<'f> {
     /// With `rejects`: the current game's bytes so far.
     raw_game: Vec<u8>,
     /// Lines that diagnostics made at the end of a game point back to.
-    kept_lines: [(u64, Vec<u8>); KEPT_LINES],
+    kept_lines: [Excerpt; KEPT_LINES],
+}
+
+/// A piece of an earlier line, kept for a diagnostic made later.
+#[derive(Debug, Default)]
+struct Excerpt {
+    line: u64,
+    /// Column of the fault the excerpt was kept for.
+    column: u64,
+    text: String,
+    first_column: u64,
 }
 
 /// Slots of [`Reader::kept_lines`].
@@ -475,13 +485,38 @@ impl<'f> Reader<'f> {
         }
     }
 
-    fn keep_line(&mut self, slot: usize, line: &[u8]) {
-        let (n, text) = &mut self.kept_lines[slot];
-        if *n != self.line_no {
-            *n = self.line_no;
-            text.clear();
-            text.extend_from_slice(line);
+    /// Keeps the text around byte `off` of the current line, for a
+    /// diagnostic that the end of the game may make about it.
+    fn keep_line(&mut self, slot: usize, line: &[u8], off: usize) {
+        let column = self.column(line, off);
+        let (text, first_column) = excerpt(line, off, column);
+        self.kept_lines[slot] = Excerpt {
+            line: self.line_no,
+            column,
+            text,
+            first_column,
+        };
+    }
+
+    /// Byte offset of character column `col` in `line`, walking from the
+    /// last column computed so that a long line is not rescanned.
+    fn byte_of_column(&self, line: &[u8], col: u64) -> usize {
+        let (mut o, mut c) = self.col_cache;
+        o = o.min(line.len());
+        while c > col && o > 0 {
+            o -= 1;
+            if (line[o] & 0xC0) != 0x80 {
+                c -= 1;
+            }
         }
+        while c < col && o < line.len() {
+            o += 1;
+            while o < line.len() && (line[o] & 0xC0) == 0x80 {
+                o += 1;
+            }
+            c += 1;
+        }
+        o
     }
 
     fn skipping(&self) -> bool {
@@ -566,7 +601,8 @@ impl<'f> Reader<'f> {
             self.emit_move(mv);
         }
         if self.game.last_move_pos.0 == self.line_no {
-            self.keep_line(LAST_MOVE, line);
+            let off = self.byte_of_column(line, self.game.last_move_pos.1);
+            self.keep_line(LAST_MOVE, line, off);
         }
         self.fill_sources(line);
         Ok(())
@@ -576,18 +612,25 @@ impl<'f> Reader<'f> {
     /// or one kept for the purpose.
     fn fill_sources(&mut self, line: &[u8]) {
         let n = self.line_no;
-        for d in &mut self.f.cx.diagnostics {
+        for i in 0..self.f.cx.diagnostics.len() {
+            let d = &self.f.cx.diagnostics[i];
             if !d.source.is_empty() {
                 continue;
             }
-            let kept = self.kept_lines.iter().find(|k| k.0 == d.line);
-            let text = match kept {
-                Some(k) => Some(k.1.as_slice()),
-                None => (d.line == n).then_some(line),
+            let kept = self
+                .kept_lines
+                .iter()
+                .find(|k| k.line == d.line && k.column == d.column);
+            let (text, first) = match kept {
+                Some(k) => (k.text.clone(), k.first_column),
+                None if d.line == n && !line.is_empty() => {
+                    excerpt(line, self.byte_of_column(line, d.column), d.column)
+                }
+                None => continue,
             };
-            if let Some(t) = text {
-                d.source = String::from_utf8_lossy(t).into_owned();
-            }
+            let d = &mut self.f.cx.diagnostics[i];
+            d.source = text;
+            d.source_column = first;
         }
     }
 
@@ -643,7 +686,7 @@ impl<'f> Reader<'f> {
     fn open_comment(&mut self, line: &[u8], off: usize) {
         let col = self.column(line, off);
         self.comment_at = (self.line_no, col);
-        self.keep_line(COMMENT_START, line);
+        self.keep_line(COMMENT_START, line, off);
         self.comment.clear();
         self.mode = Mode::Comment;
         if !self.game.started {
@@ -779,7 +822,7 @@ impl<'f> Reader<'f> {
             self.raw_game
                 .extend_from_slice(&self.raw_line[from.min(self.raw_line.len())..]);
         }
-        self.keep_line(GAME_START, line);
+        self.keep_line(GAME_START, line, off);
         self.f.cx.redefine = Default::default();
         self.f.cx.depth = 0;
         self.f.writer.begin(self.line_no);
@@ -943,7 +986,7 @@ impl<'f> Reader<'f> {
         self.game.past_tags = true;
         if self.depth == 0 {
             self.variation_at = (self.line_no, self.column(line, off));
-            self.keep_line(VARIATION_START, line);
+            self.keep_line(VARIATION_START, line, off);
         }
         self.depth += 1;
         if self.f.drop_variations {
@@ -1275,7 +1318,7 @@ impl<'f> Reader<'f> {
             }
             "Result" => {
                 self.game.result_tag = Outcome::parse(value).map(|o| (o, self.line_no, col));
-                self.keep_line(RESULT_TAG, line);
+                self.keep_line(RESULT_TAG, line, off);
             }
             "PDTL" | "DPTL" => {
                 if name == "DPTL" {

@@ -48,7 +48,6 @@ pub struct Context {
     /// Variation depth of the item being passed (0 on the main line).
     pub depth: u32,
     pub(crate) diagnostics: Vec<Diagnostic>,
-    pub(crate) source_line: String,
 }
 
 impl Context {
@@ -75,7 +74,8 @@ impl Context {
             line,
             column,
             message,
-            source: self.source_line.clone(),
+            source: String::new(),
+            source_column: 1,
         });
     }
 }
