@@ -1,0 +1,241 @@
+//! Bad and hostile input never costs a good game: every game read is
+//! written or rejected, rejects are kept verbatim, and neither size nor
+//! nesting makes the filter crash or grow its memory beyond one line.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+
+const GOOD: &str = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n*\n\n";
+
+/// What a run of the binary left behind.
+struct Run {
+    code: Option<i32>,
+    stdout_len: usize,
+    stdout_tail: Vec<u8>,
+    stderr: String,
+    /// Peak resident memory of the child, in bytes.
+    max_rss: u64,
+}
+
+/// Runs the binary on what `feed` writes to its stdin and measures its peak
+/// memory with `wait4`, which reports on exactly that child. Inputs are
+/// generated while they are written: a child's peak RSS on Linux starts
+/// from its parent's at fork, so the test process must stay small.
+fn run(
+    args: &[&str],
+    feed: impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static,
+) -> Run {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ctlpgn-filter"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        // The child may stop reading early; that is its business.
+        let _ = feed(&mut stdin);
+    });
+    let mut stderr = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr.read_to_string(&mut s).unwrap();
+        s
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut buf = vec![0u8; 1 << 16];
+    let (mut len, mut tail) = (0, Vec::new());
+    loop {
+        let n = stdout.read(&mut buf).unwrap();
+        if n == 0 {
+            break;
+        }
+        len += n;
+        tail.extend_from_slice(&buf[..n]);
+        let excess = tail.len().saturating_sub(4096);
+        tail.drain(..excess);
+    }
+    feeder.join().unwrap();
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the pid is our own child, not yet reaped; both pointers are valid.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    Run {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        stdout_len: len,
+        stdout_tail: tail,
+        stderr: errors.join().unwrap(),
+        max_rss: usage.ru_maxrss as u64 * 1024,
+    }
+}
+
+const MB: u64 = 1 << 20;
+
+/// Writes `piece` `n` times.
+fn repeat(piece: &'static str, n: usize) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> {
+    move |w| (0..n).try_for_each(|_| w.write_all(piece.as_bytes()))
+}
+
+/// Writes each of `parts` once.
+fn bytes(parts: Vec<Vec<u8>>) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> {
+    move |w| parts.iter().try_for_each(|p| w.write_all(p))
+}
+
+#[test]
+fn a_100_mb_file_with_no_newline_is_filtered_in_memory_bounded_by_its_line() {
+    let game = "[Variant \"C'escacs\"] 1. E7-E13: * ";
+    let n = 100_000_000 / game.len();
+    let r = run(&["-j1", "--stats"], repeat(game, n));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stderr.ends_with(&format!(
+        "{n} games read, {n} written, 0 rejected, 0 warnings\n"
+    )));
+    // The bound documented in the README: about one line buffer, plus a few MB.
+    assert!(
+        r.max_rss < 2 * 100 * MB + 32 * MB,
+        "peak RSS {} MB",
+        r.max_rss / MB
+    );
+}
+
+#[test]
+fn a_100_mb_comment_is_skipped_in_constant_memory() {
+    let line = "x".repeat(99) + "\n";
+    let r = run(&["-j1"], move |w| {
+        w.write_all(b"[Variant \"C'escacs\"]\n1. E7-E13:\n{")?;
+        (0..1_000_000).try_for_each(|_| w.write_all(line.as_bytes()))?;
+        w.write_all(b"}\n*\n")
+    });
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout_tail.ends_with(b"1. E7-E13:\n*\n\n"));
+    assert!(r.max_rss < 32 * MB, "peak RSS {} MB", r.max_rss / MB);
+}
+
+fn nested(depth: usize) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> {
+    move |w| {
+        w.write_all(b"[Variant \"C'escacs\"]\n1. E7-E13: ")?;
+        w.write_all(&vec![b'('; depth])?;
+        w.write_all(&vec![b')'; depth])?;
+        w.write_all(b"\n*\n")
+    }
+}
+
+#[test]
+fn a_million_nested_variations_are_dropped_without_recursion_or_memory() {
+    let r = run(&["-j1", "--stats"], nested(1_000_000));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("dropped 0 comments, 1000000 variations"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.max_rss < 32 * MB, "peak RSS {} MB", r.max_rss / MB);
+}
+
+#[test]
+fn a_million_nested_variations_are_kept_without_recursion() {
+    let r = run(&["-j1", "--keep-variations"], nested(1_000_000));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    // Kept, the output itself holds the nesting: memory follows it, linearly.
+    assert!(r.stdout_len > 2_000_000);
+    assert!(r.max_rss < 128 * MB, "peak RSS {} MB", r.max_rss / MB);
+}
+
+#[test]
+fn a_million_games_of_one_move_run_in_constant_memory() {
+    let r = run(&["-j1", "--stats"], repeat(GOOD, 1_000_000));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r
+        .stderr
+        .ends_with("1000000 games read, 1000000 written, 0 rejected, 0 warnings\n"));
+    assert_eq!(r.stdout_len, 1_000_000 * (GOOD.len() + 1));
+    assert!(r.max_rss < 16 * MB, "peak RSS {} MB", r.max_rss / MB);
+}
+
+#[test]
+fn a_10_mb_line_of_spaces_costs_one_line_buffer() {
+    let spaces = vec![b' '; 10_000_000];
+    let r = run(
+        &["-j1", "--stats"],
+        bytes(vec![GOOD.into(), spaces, b"\n".to_vec(), GOOD.into()]),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r
+        .stderr
+        .ends_with("2 games read, 2 written, 0 rejected, 0 warnings\n"));
+    assert!(
+        r.max_rss < 2 * 10 * MB + 16 * MB,
+        "peak RSS {} MB",
+        r.max_rss / MB
+    );
+}
+
+#[test]
+fn many_bad_games_on_one_long_line_are_each_reported_in_linear_time() {
+    // Each game is rejected; each diagnostic shows an excerpt, not the line.
+    let game = "[Variant \"C'escacs\"] 1. E7xE13: * ";
+    let r = run(&["-j1"], repeat(game, 200_000));
+    assert_eq!(r.code, Some(1));
+    assert_eq!(r.stdout_len, 0);
+    assert_eq!(r.stderr.matches("error: the letter x").count(), 200_000);
+    assert!(r.stderr.len() < 200_000 * 400);
+}
+
+/// The rejects file holds exactly the bytes of the rejected games.
+#[test]
+fn rejects_are_the_original_bytes_of_each_rejected_game() {
+    let bad = [
+        "[Variant \"C'escacs\"]\r\n[Title \"CRLF and x\"]   \r\n1. E13xF16:\r\n*\r\n\r\n",
+        "{ a comment that opens the game }\n[Variant \"C'escacs\"]\n1. F1-F3:\n*\n",
+        "[Variant \"Grand C'escacs\"]\n1. E7-E13:\n*\n\n",
+    ];
+    // A comment before anything opens its game; after a game, it would
+    // belong to the game before (see the README), so it comes first here.
+    let input = format!("{}{GOOD}{}{GOOD}{}{GOOD}", bad[1], bad[0], bad[2]);
+    let dir = tempfile::tempdir().unwrap();
+    let rejects = dir.path().join("rejects");
+    let r = run(
+        &["-j1", "--rejects", rejects.to_str().unwrap()],
+        bytes(vec![input.into_bytes()]),
+    );
+    assert_eq!(r.code, Some(1));
+    assert_eq!(
+        std::fs::read_to_string(&rejects).unwrap(),
+        [bad[1], bad[0], bad[2]].concat()
+    );
+    assert!(r
+        .stderr
+        .ends_with("6 games read, 3 written, 3 rejected, 0 warnings\n"));
+}
+
+#[test]
+fn invalid_utf8_is_reported_with_its_byte_offset_and_the_rest_goes_on() {
+    let mut input = GOOD.as_bytes().to_vec();
+    let at = input.len() + "[Variant \"C'escacs\"]\n1. E7".len();
+    input.extend_from_slice(b"[Variant \"C'escacs\"]\n1. E7\xC3-E13:\n*\n\n");
+    input.extend_from_slice(GOOD.as_bytes());
+    let r = run(&["-j1"], bytes(vec![input]));
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.contains(&format!(
+            "invalid UTF-8: byte 0xC3 at byte offset {at} of the input"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stdout_len, 2 * (GOOD.len() + 1));
+}
+
+#[test]
+fn an_empty_file_a_file_of_blank_lines_and_whitespace_games_write_nothing() {
+    for input in ["", "\n\n\n", "   \n\t\n  \r\n"] {
+        let r = run(&["--stats"], bytes(vec![input.as_bytes().to_vec()]));
+        assert_eq!(r.code, Some(0));
+        assert_eq!(r.stdout_len, 0);
+        assert!(r
+            .stderr
+            .ends_with("0 games read, 0 written, 0 rejected, 0 warnings\n"));
+    }
+}
