@@ -20,6 +20,12 @@ use std::io::{self, BufRead, Write};
 use unicode_normalization::UnicodeNormalization;
 
 /// What a run did: every game read is either written or rejected.
+///
+/// ```
+/// let (_, _, report) = ctlpgn_filter::Filter::default()
+///     .filter_bytes(b"[Variant \"C'escacs\"]\n1. E13xF16:\n*\n[Variant \"C'escacs\"]\n1. E7-E13:\n*\n");
+/// assert_eq!((report.games_read, report.games_written, report.games_rejected), (2, 1, 1));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Report {
     /// Games found in the input.
@@ -55,6 +61,19 @@ impl Report {
 }
 
 /// Where a piece of input starts in its stream: lines before it, bytes before it.
+///
+/// ```
+/// use ctlpgn_filter::{Filter, Origin};
+/// let mut diags = Vec::new();
+/// let mut out = Vec::new();
+/// // This piece starts at line 41 of its file: the error says line 42.
+/// Filter::default()
+///     .run_from(Origin { line: 41, byte: 1000 }, &b"1. E13xF16:\n"[..], &mut out, None, &mut |d| {
+///         diags.push(d.clone())
+///     })
+///     .unwrap();
+/// assert_eq!(diags[0].line, 42);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Origin {
     /// Lines before the piece (0 at the start of a stream).
@@ -79,6 +98,17 @@ pub const PASS_NAMES: [&str; 6] = [
 ];
 
 /// Builds a [`Filter`]: which built-in passes run, extra passes, strictness.
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, Format};
+/// let filter = FilterBuilder::new()
+///     .keep_comments(true)
+///     .skip_pass("ascii")
+///     .format(Format::CtlPgn)
+///     .strict(true)
+///     .build();
+/// assert_eq!(filter.pass_names(), ["redefine", "fan", "variations", "ratings"]);
+/// ```
 pub struct FilterBuilder {
     format: Format,
     skip: Vec<&'static str>,
@@ -197,7 +227,17 @@ impl FilterBuilder {
     }
 }
 
-/// A configured filter; reusable over many inputs.
+/// A configured filter; reusable over many inputs, one after the other.
+///
+/// ```
+/// let mut filter = ctlpgn_filter::Filter::default();
+/// let mut out = Vec::new();
+/// let report = filter
+///     .run(&b"1. E7-E13:\n*\n"[..], &mut out, &mut |d| eprint!("{}", d.render("-")))
+///     .unwrap();
+/// assert_eq!(report.warnings, 1); // no Variant tag: added
+/// assert_eq!(out, b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n");
+/// ```
 pub struct Filter {
     passes: Vec<Box<dyn Pass>>,
     drop_comments: bool,

@@ -16,6 +16,18 @@ const GAME_START: &[u8] = b"\n[Variant \"";
 /// Cuts a byte stream into chunks of about `size` bytes, each ending at a
 /// game boundary the reader is sure to honour.
 ///
+/// ```
+/// let games = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n".repeat(3);
+/// let mut chunker = ctlpgn_filter::Chunker::new(games.as_bytes(), 1);
+/// let mut n = 0;
+/// while let Some((origin, chunk)) = chunker.next_chunk().unwrap() {
+///     assert_eq!(origin.line, 3 * n);
+///     assert!(chunk.starts_with(b"[Variant"));
+///     n += 1;
+/// }
+/// assert_eq!(n, 3);
+/// ```
+///
 /// A line starting `[Variant "` ends the game before it when that game has
 /// read anything but tags and comments, or when a comment or variation is
 /// left open (the reader then reports it and starts afresh). Both hold when
@@ -117,6 +129,17 @@ struct Done {
 /// writes output, rejects and diagnostics in input order. Memory is bounded
 /// by about `2 × jobs` chunks of `chunk_size` bytes (more only for a stretch
 /// of input with no cut point).
+///
+/// ```
+/// use ctlpgn_filter::{run_parallel, Filter};
+/// let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n".repeat(100);
+/// let (mut one, mut two) = (Vec::new(), Vec::new());
+/// Filter::default().run(input.as_bytes(), &mut one, &mut |_| {}).unwrap();
+/// let report = run_parallel(&Filter::default, input.as_bytes(), 2, 64, &mut two, None, &mut |_| {})
+///     .unwrap();
+/// assert_eq!(one, two);
+/// assert_eq!(report.games_written, 100);
+/// ```
 pub fn run_parallel(
     make: &(dyn Fn() -> Filter + Sync),
     input: impl Read,

@@ -6,7 +6,7 @@ use crate::model::HalfMove;
 use crate::pdtl::Pdtl;
 use crate::redefine::RedefineMap;
 
-/// Whether an item goes on down the chain.
+/// Whether an item goes on down the chain: see [`Pass`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
     /// Pass it on.
@@ -41,6 +41,30 @@ pub enum Variation {
 }
 
 /// What the passes know of the game being read, and where they report.
+///
+/// ```
+/// use ctlpgn_filter::{Context, FilterBuilder, Flow, HalfMove, Pass};
+///
+/// /// Refuses games longer than 2 moves.
+/// struct Short;
+///
+/// impl Pass for Short {
+///     fn name(&self) -> &'static str {
+///         "short"
+///     }
+///     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
+///         if cx.depth == 0 && mv.number > 2 {
+///             cx.error(mv.line, u64::from(mv.column), "too long");
+///         }
+///         Flow::Keep
+///     }
+/// }
+///
+/// let mut filter = FilterBuilder::new().pass(Box::new(Short)).build();
+/// let (_, diags, report) = filter.filter_bytes(b"1. E7-E13, E21-E15 2. F8-F12, F20-F16 3. G7-G13:\n");
+/// assert_eq!(report.games_rejected, 1);
+/// assert_eq!((diags[0].line, diags[0].column, diags[0].message.as_str()), (1, 42, "too long"));
+/// ```
 #[derive(Debug, Default)]
 pub struct Context {
     /// The merged `Redefine` tags of this game.
@@ -82,6 +106,26 @@ impl Context {
 
 /// One step of the chain. Every method has a default that passes the item
 /// on unchanged, so a pass overrides only what it cares about.
+///
+/// ```
+/// use ctlpgn_filter::{Context, FilterBuilder, Flow, Pass, Tag};
+///
+/// /// Drops the `Annotator` tags.
+/// struct NoAnnotators;
+///
+/// impl Pass for NoAnnotators {
+///     fn name(&self) -> &'static str {
+///         "no-annotators"
+///     }
+///     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
+///         if tag.name == "Annotator" { Flow::Drop } else { Flow::Keep }
+///     }
+/// }
+///
+/// let mut filter = FilterBuilder::new().pass(Box::new(NoAnnotators)).build();
+/// let (out, _, _) = filter.filter_bytes(b"[Variant \"C'escacs\"]\n[Annotator \"Cescacs\"]\n1. E7-E13:\n*\n");
+/// assert_eq!(out, b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n");
+/// ```
 pub trait Pass: Send {
     /// A short name, as used by `--skip-pass`.
     fn name(&self) -> &'static str;

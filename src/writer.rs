@@ -9,6 +9,18 @@ use crate::pdtl::Pdtl;
 use std::io::{self, Write};
 
 /// What the writer produces.
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, Format};
+/// let mut filter = FilterBuilder::new().format(Format::Ndjson).build();
+/// filter.set_file_name("g.ctl-pgn");
+/// let (out, _, _) = filter.filter_bytes(b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n");
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "{\"file\":\"g.ctl-pgn\",\"line\":1,\"tags\":[[\"Variant\",\"C'escacs\"]],\"start\":null,\
+///      \"moves\":[{\"number\":1,\"side\":\"white\",\"move\":\"E7-E13\",\"end\":true}],\"result\":\"*\"}\n"
+/// );
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
     /// Canonical CTL-PGN.
