@@ -17,7 +17,10 @@ impl Pass for PlainChecks {
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, _cx: &mut Context) -> Flow {
-        if matches!(mv.check, Some(Check::Afar | Check::Adjoining | Check::Double)) {
+        if matches!(
+            mv.check,
+            Some(Check::Afar | Check::Adjoining | Check::Double)
+        ) {
             mv.check = Some(Check::Check);
         }
         Flow::Keep

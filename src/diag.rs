@@ -1,5 +1,6 @@
 //! Diagnostics: `FILE:LINE:COL: error: MESSAGE`, the source line, a caret.
 
+use bstr::ByteSlice;
 use std::fmt;
 
 /// How bad a diagnostic is.
@@ -175,7 +176,7 @@ pub(crate) fn excerpt(line: &[u8], off: usize, column: u64) -> (String, u64) {
         text.push('…');
         first = first.saturating_sub(1);
     }
-    text += &String::from_utf8_lossy(&line[start..end]);
+    text += &line[start..end].to_str_lossy();
     if end < line.len() {
         text.push('…');
     }

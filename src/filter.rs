@@ -15,6 +15,7 @@ use crate::passes::{
 };
 use crate::pdtl::Pdtl;
 use crate::writer::{Format, Writer};
+use bstr::ByteSlice;
 use logos::Logos;
 use std::io::{self, BufRead, Write};
 use unicode_normalization::UnicodeNormalization;
@@ -605,7 +606,7 @@ impl<'f> Reader<'f> {
         }
         let lossy;
         if !line.is_ascii() {
-            if let Err(e) = std::str::from_utf8(line) {
+            if let Err(e) = line.to_str() {
                 if !self.game.started {
                     self.begin_game(line, 0);
                 }
@@ -620,7 +621,7 @@ impl<'f> Reader<'f> {
                             + (off + line.as_ptr() as usize - buf.as_ptr() as usize) as u64
                     ),
                 );
-                lossy = String::from_utf8_lossy(line).into_owned().into_bytes();
+                lossy = line.to_str_lossy().into_owned().into_bytes();
                 line = &lossy;
                 self.raw_base = None;
             }
@@ -979,7 +980,7 @@ impl<'f> Reader<'f> {
                 if !self.game.started {
                     self.begin_game(line, off);
                 }
-                let text = String::from_utf8_lossy(slice);
+                let text = slice.to_str_lossy();
                 self.error_at(
                     line,
                     off,
@@ -989,10 +990,7 @@ impl<'f> Reader<'f> {
             }
             Token::PgnNumber => {
                 self.before_movetext(line, off)?;
-                let n = String::from_utf8_lossy(
-                    &slice[..slice.iter().position(|&b| b == b'.').unwrap_or(0)],
-                )
-                .into_owned();
+                let n = parse_number(slice);
                 self.error_at(
                     line,
                     off,
@@ -1097,7 +1095,7 @@ impl<'f> Reader<'f> {
                 }
             }
             _ => {
-                let what = String::from_utf8_lossy(slice);
+                let what = slice.to_str_lossy();
                 self.error_at(
                     line,
                     off,
@@ -1471,6 +1469,9 @@ impl<'f> Reader<'f> {
             }
         }
         for p in &mut self.f.passes {
+            if let Some(r) = g.result {
+                p.result(r, cx);
+            }
             p.end_game(cx);
         }
         self.fill_sources(line);

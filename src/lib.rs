@@ -32,6 +32,7 @@ mod pass;
 pub mod passes;
 mod pdtl;
 mod redefine;
+mod verify;
 mod writer;
 
 pub use writer::Format;
@@ -47,3 +48,4 @@ pub use parallel::{run_parallel, Chunker};
 pub use pass::{Context, Flow, Pass, Tag, Variation};
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, Piece};
 pub use redefine::{RedefineError, RedefineMap};
+pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};

@@ -1,12 +1,13 @@
 use clap::{CommandFactory, Parser, ValueEnum};
 use ctlpgn_filter::{
-    run_parallel, Diagnostic, Filter, FilterBuilder, Format, Report, Severity, PASS_NAMES,
+    run_parallel, Diagnostic, Filter, FilterBuilder, Format, Report, Severity, Verify, PASS_NAMES,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 /// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
 #[derive(Parser, Debug)]
@@ -38,6 +39,17 @@ struct Cli {
     /// Leave out built-in passes (redefine, fan, comments, variations, ratings, ascii).
     #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(PASS_NAMES))]
     skip_pass: Vec<String>,
+    /// Replay each game's main line and reject a game whose moves are not
+    /// algebraically coherent (no rules of play are checked).
+    #[arg(long)]
+    verify: bool,
+    /// Like --verify, but write no output: only diagnostics and the exit status.
+    #[arg(long, conflicts_with_all = ["output", "in_place", "out_dir", "format"])]
+    check: bool,
+    /// With --verify or --check, print each written game's final position as
+    /// a PDTL on stderr: `FILE:LINE: final position: PDTL`.
+    #[arg(long)]
+    final_pdtl: bool,
     /// Turn every warning into an error that rejects its game.
     #[arg(long)]
     strict: bool,
@@ -135,7 +147,10 @@ fn at(path: &Path) -> impl FnOnce(io::Error) -> io::Error + '_ {
     move |e| io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
-fn build_filter(cli: &Cli) -> Filter {
+/// The name of the input being filtered, for `--final-pdtl` lines.
+type InputName = Arc<Mutex<String>>;
+
+fn build_filter(cli: &Cli, name: &InputName) -> Filter {
     let mut builder = FilterBuilder::new()
         .keep_comments(cli.keep_comments)
         .keep_variations(cli.keep_variations)
@@ -148,6 +163,19 @@ fn build_filter(cli: &Cli) -> Filter {
         });
     for p in &cli.skip_pass {
         builder = builder.skip_pass(p);
+    }
+    if cli.verify || cli.check || cli.final_pdtl {
+        let mut verify = Verify::new();
+        if cli.final_pdtl {
+            let name = Arc::clone(name);
+            verify = verify.on_game_end(move |end| {
+                if end.coherent && !end.rejected {
+                    let name = name.lock().expect("no thread panics holding it");
+                    eprintln!("{name}:{}: final position: {}", end.line, end.position);
+                }
+            });
+        }
+        builder = builder.pass(Box::new(verify));
     }
     builder.build()
 }
@@ -174,6 +202,13 @@ fn run(cli: &Cli) -> io::Result<Report> {
                 break;
             }
         }
+    } else if cli.check {
+        for path in inputs {
+            session.filter_file(path, &mut io::sink())?;
+            if session.stopped() {
+                break;
+            }
+        }
     } else {
         let mut sink = AtomicFile::open(cli.output.as_deref())?;
         for path in inputs {
@@ -190,6 +225,7 @@ fn run(cli: &Cli) -> io::Result<Report> {
 /// What one run of the command carries from file to file.
 struct Session<'c> {
     cli: &'c Cli,
+    name: InputName,
     filter: Filter,
     rejects: Option<BufWriter<File>>,
     total: Report,
@@ -207,9 +243,11 @@ impl<'c> Session<'c> {
             Color::Never => false,
             Color::Auto => io::stderr().is_terminal(),
         };
+        let name = InputName::default();
         Ok(Session {
             cli,
-            filter: build_filter(cli),
+            filter: build_filter(cli, &name),
+            name,
             rejects,
             total: Report::default(),
             color,
@@ -240,7 +278,8 @@ impl<'c> Session<'c> {
             .filter(|m| m.is_file())
             .map(|m| m.len());
         let jobs = match cli.jobs {
-            _ if cli.fail_fast => 1,
+            // Final positions are printed as games end: one thread keeps their order.
+            _ if cli.fail_fast || cli.final_pdtl => 1,
             Some(n) => n.max(1),
             None if size.is_some_and(|s| s >= LARGE_INPUT) => {
                 std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -268,9 +307,10 @@ impl<'c> Session<'c> {
         };
         let rejects = self.rejects.as_mut().map(|r| r as &mut dyn Write);
         self.filter.set_file_name(&name);
+        name.clone_into(&mut self.name.lock().expect("no thread panics holding it"));
         let report = if jobs > 1 {
             let make = || {
-                let mut f = build_filter(cli);
+                let mut f = build_filter(cli, &self.name);
                 f.set_file_name(&name);
                 f
             };

@@ -2,7 +2,7 @@
 //! place, drop it, or report a problem; what survives reaches the writer.
 
 use crate::diag::{Diagnostic, Severity};
-use crate::model::HalfMove;
+use crate::model::{HalfMove, Outcome};
 use crate::pdtl::Pdtl;
 use crate::redefine::RedefineMap;
 
@@ -172,6 +172,10 @@ pub trait Pass: Send {
     fn variation_number(&mut self, _number: u32, _cx: &mut Context) -> Flow {
         Flow::Keep
     }
+
+    /// The result line the game was written with, when it has one; called
+    /// just before [`Pass::end_game`].
+    fn result(&mut self, _result: Outcome, _cx: &mut Context) {}
 
     /// The game ends.
     fn end_game(&mut self, _cx: &mut Context) {}

@@ -273,6 +273,44 @@ impl Pdtl {
         })
     }
 
+    /// A PDTL made from its parts rather than parsed, e.g. to write a
+    /// position reached by play; `line` and `column` are 0 (no tag).
+    ///
+    /// # Panics
+    /// If `castling` is empty or holds more than six marks: the castling
+    /// field is `RKRrkr` at most and `-` at least.
+    pub fn from_parts(
+        pieces: impl IntoIterator<Item = (Hex, Piece)>,
+        turn: Side,
+        castling: &[CastleMark],
+        en_passant: EnPassant,
+        halfmove: u32,
+        number: Option<u32>,
+    ) -> Pdtl {
+        assert!(
+            (1..=6).contains(&castling.len()),
+            "a castling field has one to six marks, not {}",
+            castling.len()
+        );
+        let mut board = [None; Hex::COUNT];
+        for (hex, piece) in pieces {
+            board[hex.index()] = Some(piece);
+        }
+        let mut marks = [CastleMark::Moved; 6];
+        marks[..castling.len()].copy_from_slice(castling);
+        Pdtl {
+            board,
+            turn,
+            castling: marks,
+            castling_len: castling.len() as u8,
+            en_passant,
+            halfmove,
+            number,
+            line: 0,
+            column: 0,
+        }
+    }
+
     /// The piece on `hex`, if any.
     pub fn piece(&self, hex: Hex) -> Option<Piece> {
         self.board[hex.index()]

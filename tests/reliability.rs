@@ -21,6 +21,7 @@ struct Run {
 /// memory with `wait4`, which reports on exactly that child. Inputs are
 /// generated while they are written: a child's peak RSS on Linux starts
 /// from its parent's at fork, so the test process must stay small.
+#[allow(clippy::zombie_processes)] // reaped by `wait4`, which std does not offer
 fn run(
     args: &[&str],
     feed: impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static,

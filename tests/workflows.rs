@@ -305,3 +305,55 @@ fn version_prints_the_crate_version() {
         .success()
         .stdout(format!("ctlpgn-filter {}\n", env!("CARGO_PKG_VERSION")));
 }
+
+#[test]
+fn check_verifies_without_writing_and_exits_0_on_the_real_games() {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let mut cmd = cmd();
+    cmd.arg("--check").arg("-q");
+    for entry in std::fs::read_dir(format!("{dir}/corpus")).unwrap() {
+        let p = entry.unwrap().path();
+        if p.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("real-")
+        {
+            cmd.arg(p);
+        }
+    }
+    cmd.assert().success().stdout("").stderr("");
+}
+
+#[test]
+fn verify_rejects_an_incoherent_game_at_its_half_move() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n2. G7-E13:\n*\n";
+    let out = cmd().arg("--verify").write_stdin(input).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("<stdin>:3:4: error: move 2 (White) G7-E13: E13 is occupied"),
+        "{err}"
+    );
+}
+
+#[test]
+fn final_pdtl_prints_each_games_end_position() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+    let out = cmd()
+        .args(["--check", "--final-pdtl"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "<stdin>:1: final position: /28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/13:3P4/8:3P3/7:4P3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ b RKRrkr E13@9-11 0 1\n"
+    );
+}
+
+#[test]
+fn check_cannot_write_an_output_file() {
+    let out = cmd().args(["--check", "-o", "x"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
