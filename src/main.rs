@@ -197,7 +197,7 @@ fn run(cli: &Cli) -> io::Result<Report> {
         }
     } else if let Some(dir) = &cli.out_dir {
         for (path, relative) in walk(inputs)? {
-            session.into_dir(&path, &dir.join(relative))?;
+            session.filter_into_dir(&path, &dir.join(relative))?;
             if session.stopped() {
                 break;
             }
@@ -375,7 +375,7 @@ impl<'c> Session<'c> {
     }
 
     /// Filters `path` into `target`, creating its folders.
-    fn into_dir(&mut self, path: &Path, target: &Path) -> io::Result<()> {
+    fn filter_into_dir(&mut self, path: &Path, target: &Path) -> io::Result<()> {
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(at(parent))?;
         }
