@@ -424,6 +424,11 @@ struct Reader<'f> {
     comment_at: (u64, u64),
     /// Text of a kept comment, across lines.
     comment: Vec<u8>,
+    /// The current line had a movetext token (before the one being read).
+    moves_on_line: bool,
+    /// Kept comments read among the tags, end to end, and where each ends.
+    held: Vec<u8>,
+    held_ends: Vec<usize>,
     depth: u32,
     /// Where the outermost open variation started.
     variation_at: (u64, u64),
@@ -507,6 +512,9 @@ impl<'f> Reader<'f> {
             mode: Mode::Code,
             comment_at: (0, 0),
             comment: Vec::new(),
+            held: Vec::new(),
+            held_ends: Vec::new(),
+            moves_on_line: false,
             depth: 0,
             variation_at: (0, 0),
             var_stack: Vec::new(),
@@ -587,6 +595,7 @@ impl<'f> Reader<'f> {
     fn line(&mut self, buf: &[u8]) -> io::Result<()> {
         self.line_no += 1;
         self.col_cache = (0, 1);
+        self.moves_on_line = false;
         self.line_start += self.line_len;
         self.line_len = buf.len() as u64;
         let mut line: &[u8] = buf;
@@ -638,6 +647,9 @@ impl<'f> Reader<'f> {
             },
             0,
         )?;
+        if self.mode == Mode::Comment && !self.f.drop_comments {
+            self.comment.push(b'\n');
+        }
         if let Some(mv) = self.game.pending.take() {
             self.emit_move(mv);
         }
@@ -694,7 +706,6 @@ impl<'f> Reader<'f> {
                     None => {
                         if !self.f.drop_comments {
                             self.comment.extend_from_slice(&text[pos..]);
-                            self.comment.push(b'\n');
                         }
                         return Ok(());
                     }
@@ -737,6 +748,38 @@ impl<'f> Reader<'f> {
     }
 
     fn emit_comment(&mut self) {
+        if !self.game.past_tags && self.depth == 0 {
+            // Among the tags, a Redefine may still come that the comment's
+            // `~X` references need: hold it until the tags end.
+            self.held.extend_from_slice(&self.comment);
+            self.held_ends.push(self.held.len());
+            self.comment.clear();
+            return;
+        }
+        self.pass_comment();
+    }
+
+    /// Hands the comments held among the tags on, now that the tags are over.
+    fn leave_tags(&mut self) {
+        self.game.past_tags = true;
+        if self.held_ends.is_empty() {
+            return;
+        }
+        let held = std::mem::take(&mut self.held);
+        let mut from = 0;
+        for i in 0..self.held_ends.len() {
+            let to = self.held_ends[i];
+            self.comment.clear();
+            self.comment.extend_from_slice(&held[from..to]);
+            self.pass_comment();
+            from = to;
+        }
+        self.held = held;
+        self.held.clear();
+        self.held_ends.clear();
+    }
+
+    fn pass_comment(&mut self) {
         let mut text = std::mem::take(&mut self.comment);
         self.f.cx.depth = self.depth;
         let mut keep = true;
@@ -766,9 +809,14 @@ impl<'f> Reader<'f> {
             let tok = match tok {
                 Ok(t) => t,
                 Err(()) => {
-                    // Full-width letters and the like: fold the rest with NFKC and go on.
+                    // Full-width letters and the like: fold this word with NFKC,
+                    // read it, and go on after it.
                     if seg.map.is_none() && slice.first().is_some_and(|&b| b >= 0x80) {
-                        if let Some(()) = self.fold(&seg.text[start..], start) {
+                        let word_end = seg.text[start..]
+                            .iter()
+                            .position(|&b| matches!(b, b' ' | b'\t' | b'{'))
+                            .map_or(seg.text.len(), |n| start + n);
+                        if let Some(()) = self.fold(&seg.text[start..word_end], start) {
                             let norm = std::mem::take(&mut self.norm);
                             let map = std::mem::take(&mut self.norm_map);
                             let r = self.segment(
@@ -782,7 +830,7 @@ impl<'f> Reader<'f> {
                             self.norm = norm;
                             self.norm_map = map;
                             r?;
-                            return Ok(seg.text.len());
+                            return Ok(word_end);
                         }
                     }
                     self.unexpected(line, off, &seg.text[start..]);
@@ -845,7 +893,7 @@ impl<'f> Reader<'f> {
             c if c.is_control() => format!("control character U+{:04X}", c as u32),
             c => format!("unexpected character '{c}'"),
         };
-        self.game.past_tags = true;
+        self.leave_tags();
         self.error_at(line, off, msg);
     }
 
@@ -895,14 +943,16 @@ impl<'f> Reader<'f> {
             return Ok(());
         }
         if tok != Token::Tag {
-            self.game.past_tags = true;
+            self.leave_tags();
+            self.moves_on_line = true;
         }
         match tok {
             Token::Tag => {
                 let g = &self.game;
                 let ended = g.result.is_some() || g.end_seen;
-                if g.started && g.has_moves && !ended && tag_name(slice) == b"Redefine" {
-                    // A lone Redefine amid unfinished movetext is misplaced, not a new game.
+                let amid_moves = self.moves_on_line && g.has_moves && !ended;
+                if amid_moves && tag_name(slice) == b"Redefine" {
+                    // A Redefine after moves on their own line is misplaced, not a new game.
                     self.error_at(
                         line,
                         off,
@@ -1021,7 +1071,7 @@ impl<'f> Reader<'f> {
         if !self.game.started {
             self.begin_game(line, off);
         }
-        self.game.past_tags = true;
+        self.leave_tags();
         if self.depth == 0 {
             self.variation_at = (self.line_no, self.column(line, off));
             self.keep_line(VARIATION_START, line, off);
@@ -1136,9 +1186,7 @@ impl<'f> Reader<'f> {
             self.error_at(line, off, p);
         }
         let g = &mut self.game;
-        if !g.resuming {
-            g.unknown_number = unknown;
-        }
+        g.unknown_number = unknown;
         g.number = n;
         g.expect = Expect::White;
     }
@@ -1166,7 +1214,9 @@ impl<'f> Reader<'f> {
                 Side::White
             }
             Expect::Number => {
+                // An unnumbered move after `N?`'s pair is plainly N+1.
                 g.number += 1;
+                g.unknown_number = false;
                 Side::White
             }
             Expect::White if g.resuming => {
@@ -1411,6 +1461,9 @@ impl<'f> Reader<'f> {
     /// `cut` is where in the current line the next game starts, if it does.
     fn finish_game(&mut self, line: &[u8], cut: Option<usize>) -> io::Result<()> {
         self.flush_pending();
+        let tags_only = !self.game.past_tags;
+        self.leave_tags();
+        self.game.past_tags = !tags_only;
         self.fill_sources(line);
         if !self.game.started {
             return Ok(());

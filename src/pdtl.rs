@@ -495,6 +495,9 @@ fn parse_en_passant(f: &str, at: usize) -> Result<EnPassant, PdtlError> {
     let Some((l1, n1)) = number_at(rest, 1) else {
         return bad();
     };
+    if l1 > 28 {
+        return bad();
+    }
     let after = 1 + n1;
     if after == rest.len() {
         return Ok(EnPassant::Double(hex, l1 as u8));
@@ -552,6 +555,12 @@ mod tests {
             round_trip("/0:V/ w - G13@9‐11 0 1"),
             "/0:V/ w - G13@9-11 0 1"
         );
+    }
+
+    #[test]
+    fn en_passant_lines_are_on_the_board() {
+        assert!(Pdtl::parse("/0:V/ w - G15@300 0 1").is_err());
+        assert!(Pdtl::parse("/0:V/ w - G13@9-30 0 1").is_err());
     }
 
     #[test]

@@ -46,6 +46,8 @@ pub(crate) struct Writer {
     body: Vec<u8>,
     /// Kept comments after the result.
     tail: Vec<u8>,
+    /// A main-line half-move was written.
+    moved: bool,
     /// Number of the move line still open (White moved, Black not yet).
     open_line: Option<u32>,
     /// Text of the variation being kept, from its outermost `(`.
@@ -72,6 +74,7 @@ impl Writer {
         self.tail.clear();
         self.variation.clear();
         self.open_line = None;
+        self.moved = false;
         self.after_white = false;
         self.number = None;
     }
@@ -117,7 +120,13 @@ impl Writer {
         if depth > 0 {
             return self.variation_move(mv);
         }
-        let mark = if mv.unknown_number { b'?' } else { b'.' };
+        // `N?` marks a game's first move line only: the reader accepts it nowhere else.
+        let mark = if mv.unknown_number && !self.moved {
+            b'?'
+        } else {
+            b'.'
+        };
+        self.moved = true;
         match mv.side {
             Side::White => {
                 self.close_line();
