@@ -465,9 +465,16 @@ struct Excerpt {
     line: u64,
     /// Column of the fault the excerpt was kept for.
     column: u64,
-    text: String,
-    first_column: u64,
+    /// The line's bytes around the fault, as read; made into text only if
+    /// a diagnostic needs them, which is rare.
+    bytes: Vec<u8>,
+    /// Where the fault is in `bytes`.
+    at: usize,
 }
+
+/// Bytes kept each side of a fault: enough for the shown window of
+/// characters, whatever their UTF-8 length.
+const KEPT_BYTES: usize = 4 * crate::diag::WINDOW;
 
 /// Slots of [`Reader::kept_lines`].
 const KEPT_LINES: usize = 5;
@@ -538,13 +545,14 @@ impl<'f> Reader<'f> {
     /// diagnostic that the end of the game may make about it.
     fn keep_line(&mut self, slot: usize, line: &[u8], off: usize) {
         let column = self.column(line, off);
-        let (text, first_column) = excerpt(line, off, column);
-        self.kept_lines[slot] = Excerpt {
-            line: self.line_no,
-            column,
-            text,
-            first_column,
-        };
+        let from = off.saturating_sub(KEPT_BYTES);
+        let to = (off + KEPT_BYTES).min(line.len());
+        let k = &mut self.kept_lines[slot];
+        k.line = self.line_no;
+        k.column = column;
+        k.bytes.clear();
+        k.bytes.extend_from_slice(&line[from..to]);
+        k.at = off - from;
     }
 
     /// Byte offset of character column `col` in `line`, walking from the
@@ -675,7 +683,7 @@ impl<'f> Reader<'f> {
                 .iter()
                 .find(|k| k.line == d.line && k.column == d.column);
             let (text, first) = match kept {
-                Some(k) => (k.text.clone(), k.first_column),
+                Some(k) => excerpt(&k.bytes, k.at, k.column),
                 None if d.line == n && !line.is_empty() => {
                     excerpt(line, self.byte_of_column(line, d.column), d.column)
                 }
