@@ -1135,7 +1135,7 @@ impl<'f> Reader<'f> {
                     self.game.pending = Some(mv);
                 }
                 if self.var_side == Side::Black {
-                    self.var_number += 1;
+                    self.var_number = self.var_number.saturating_add(1);
                 }
                 self.var_side = self.var_side.other();
             }
@@ -1168,14 +1168,18 @@ impl<'f> Reader<'f> {
         let g = &mut self.game;
         let problem = match g.expect {
             _ if n == 0 => Some("move numbers start at 1".to_string()),
+            _ if n > MAX_MOVE_NUMBER => Some(format!(
+                "move number {} is too large (at most {MAX_MOVE_NUMBER})",
+                slice[..slice.len() - 1].to_str_lossy()
+            )),
             Expect::Start => None,
             _ if unknown => Some(format!(
                 "{n}? is only for the first move of a game whose start number is unknown"
             )),
-            Expect::Number if n == g.number + 1 => None,
+            Expect::Number if n == g.number.saturating_add(1) => None,
             Expect::Number => Some(format!(
                 "move number {n} out of sequence: {} comes next",
-                g.number + 1
+                g.number.saturating_add(1)
             )),
             Expect::Black if n == g.number => {
                 g.resuming = true;
@@ -1223,8 +1227,16 @@ impl<'f> Reader<'f> {
             }
             Expect::Number => {
                 // An unnumbered move after `N?`'s pair is plainly N+1.
-                g.number += 1;
+                g.number = g.number.saturating_add(1);
                 g.unknown_number = false;
+                if g.number > MAX_MOVE_NUMBER {
+                    let n = g.number;
+                    self.error_at(
+                        line,
+                        off,
+                        format!("move number {n} is too large (at most {MAX_MOVE_NUMBER})"),
+                    );
+                }
                 Side::White
             }
             Expect::White if g.resuming => {
@@ -1590,6 +1602,9 @@ impl<'f> Reader<'f> {
         Ok(())
     }
 }
+
+/// No game comes near it; a larger number is a typo.
+const MAX_MOVE_NUMBER: u32 = 99_999;
 
 fn parse_number(slice: &[u8]) -> u32 {
     slice
