@@ -442,6 +442,8 @@ struct Reader<'f> {
     norm_map: Vec<u32>,
     /// Incremental column count within the current line: (offset, column).
     col_cache: (usize, u64),
+    /// The current line is ASCII: a column is its byte offset plus one.
+    line_ascii: bool,
     /// Byte offset in the input of the current line's start.
     line_start: u64,
     /// Byte length of the current line, line end included.
@@ -531,6 +533,7 @@ impl<'f> Reader<'f> {
             norm: Vec::new(),
             norm_map: Vec::new(),
             col_cache: (0, 1),
+            line_ascii: true,
             line_start: 0,
             line_len: 0,
             kept_lines: Default::default(),
@@ -558,6 +561,9 @@ impl<'f> Reader<'f> {
     /// Byte offset of character column `col` in `line`, walking from the
     /// last column computed so that a long line is not rescanned.
     fn byte_of_column(&self, line: &[u8], col: u64) -> usize {
+        if self.line_ascii {
+            return (col.saturating_sub(1) as usize).min(line.len());
+        }
         let (mut o, mut c) = self.col_cache;
         o = o.min(line.len());
         while c > col && o > 0 {
@@ -581,6 +587,9 @@ impl<'f> Reader<'f> {
     }
 
     fn column(&mut self, line: &[u8], off: usize) -> u64 {
+        if self.line_ascii {
+            return off.min(line.len()) as u64 + 1;
+        }
         let (o, c) = self.col_cache;
         if off < o {
             return char_column(line, off);
@@ -622,7 +631,8 @@ impl<'f> Reader<'f> {
             }
         }
         let lossy;
-        if !line.is_ascii() {
+        self.line_ascii = line.is_ascii();
+        if !self.line_ascii {
             if let Err(e) = line.to_str() {
                 if !self.game.started {
                     self.begin_game(line, 0);
@@ -951,7 +961,9 @@ impl<'f> Reader<'f> {
             return Ok(());
         }
         if tok != Token::Tag {
-            self.leave_tags();
+            if !self.game.past_tags {
+                self.leave_tags();
+            }
             self.moves_on_line = true;
         }
         match tok {
