@@ -31,6 +31,7 @@ mod parallel;
 mod pass;
 pub mod passes;
 mod pdtl;
+mod reader;
 mod redefine;
 mod verify;
 mod writer;
