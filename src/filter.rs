@@ -203,11 +203,20 @@ impl FilterBuilder {
             .into_iter()
             .filter(|p| !self.skip.contains(&p.name()))
             .collect();
+        // Without extra passes, and with these three, the canonical text of
+        // a plain move is known before the chain runs (see Reader::plain);
+        // ndjson builds its moves from the half-move itself.
+        let plain_chain = self.extra.is_empty()
+            && self.format == Format::CtlPgn
+            && ["redefine", "fan", "ascii"]
+                .iter()
+                .all(|n| !self.skip.contains(n));
         passes.extend(self.extra);
         Filter {
             drop_comments: passes.iter().any(|p| p.drops_comments()),
             drop_variations: passes.iter().any(|p| p.drops_variations()),
             drop_ratings: passes.iter().any(|p| p.name() == "ratings"),
+            plain_chain,
             passes,
             strict: self.strict,
             fail_fast: self.fail_fast,
@@ -233,6 +242,8 @@ pub struct Filter {
     pub(crate) drop_comments: bool,
     pub(crate) drop_variations: bool,
     pub(crate) drop_ratings: bool,
+    /// The chain does to plain moves only what `Reader::plain` knows.
+    pub(crate) plain_chain: bool,
     pub(crate) strict: bool,
     pub(crate) fail_fast: bool,
     pub(crate) cx: Context,

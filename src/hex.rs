@@ -31,10 +31,10 @@ impl Hex {
     pub const COUNT: usize = 169;
 
     /// The hex at `column` (a letter of [`COLUMNS`]) and cross-line `line`.
+    #[inline]
     pub fn new(column: u8, line: u32) -> Result<Hex, HexError> {
         let col = column_index(column).ok_or(HexError::NoColumn(column))?;
-        let (lo, hi) = line_range(col);
-        if line < lo as u32 || line > hi as u32 || (line - lo as u32) % 2 != 0 {
+        if line > 28 || LINES_OF[col as usize] & (1 << line) == 0 {
             return Err(HexError::OffBoard { column, line });
         }
         Ok(Hex {
@@ -44,7 +44,33 @@ impl Hex {
     }
 
     /// Parses `F14`: a column letter then the line number, nothing else.
+    #[inline]
     pub fn parse(text: &[u8]) -> Result<Hex, HexError> {
+        // The usual shapes first: a column and one or two digits.
+        let (c, line) = match *text {
+            [c, d] if d.is_ascii_digit() => (c, d - b'0'),
+            [c, d1, d2] if d1.is_ascii_digit() && d2.is_ascii_digit() => {
+                (c, (d1 - b'0') * 10 + (d2 - b'0'))
+            }
+            _ => return Hex::parse_slow(text),
+        };
+        match column_index(c) {
+            Some(col) if line <= 28 && LINES_OF[col as usize] & (1 << line) != 0 => {
+                Ok(Hex { col, line })
+            }
+            _ => Hex::new(c, u32::from(line)),
+        }
+    }
+
+    /// The hex at `column` (a letter) and `line`, if it is on the board.
+    #[inline(always)]
+    pub(crate) fn on_board(column: u8, line: u8) -> Option<Hex> {
+        let col = column_index(column)?;
+        (line <= 28 && LINES_OF[col as usize] & (1 << line) != 0).then_some(Hex { col, line })
+    }
+
+    #[cold]
+    fn parse_slow(text: &[u8]) -> Result<Hex, HexError> {
         let (&c, digits) = text.split_first().ok_or(HexError::NoColumn(b' '))?;
         let mut line: u32 = 0;
         if digits.is_empty() || digits.len() > 3 || !digits.iter().all(u8::is_ascii_digit) {
@@ -75,8 +101,9 @@ impl Hex {
     }
 
     /// A dense index in `0..169`, ordered by line then column.
+    #[inline]
     pub fn index(self) -> usize {
-        LINE_START[self.line as usize] as usize + self.rank_in_line()
+        INDEX[self.col as usize][self.line as usize] as usize
     }
 
     /// The hex with dense index `i` (inverse of [`Hex::index`]).
@@ -84,6 +111,16 @@ impl Hex {
         let line = LINE_START.iter().rposition(|&s| s as usize <= i).unwrap();
         let k = i - LINE_START[line] as usize;
         Hex::on_line(line as u8).nth(k).unwrap()
+    }
+
+    /// The hexes of a cross-line, in column order, as a slice (empty past
+    /// line 28): the same as [`Hex::on_line`], without iterating.
+    #[inline]
+    pub(crate) fn line_hexes(line: u8) -> &'static [Hex] {
+        match LINE_HEXES.get(line as usize) {
+            Some((hexes, n)) => &hexes[..*n as usize],
+            None => &[],
+        }
     }
 
     /// The hexes of a cross-line, in column order.
@@ -94,6 +131,7 @@ impl Hex {
         })
     }
 
+    #[cfg(test)]
     fn rank_in_line(self) -> usize {
         Hex::on_line(self.line)
             .position(|h| h.col == self.col)
@@ -101,14 +139,29 @@ impl Hex {
     }
 
     /// Appends `F14` to `out`.
+    #[inline]
     pub fn write_to(self, out: &mut Vec<u8>) {
-        out.push(self.column());
-        push_decimal(out, u64::from(self.line));
+        let c = self.column();
+        let l = self.line;
+        if l < 10 {
+            out.extend_from_slice(&[c, b'0' + l]);
+        } else {
+            out.extend_from_slice(&[c, b'0' + l / 10, b'0' + l % 10]);
+        }
     }
 }
 
 /// Writes `n` in decimal without allocating.
+#[inline]
 pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
+    if n < 10 {
+        out.push(b'0' + n as u8);
+        return;
+    }
+    if n < 100 {
+        out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     let mut n = n;
@@ -151,8 +204,77 @@ const LINE_START: [u8; 29] = {
     starts
 };
 
+/// The hexes of each line, in column order, and how many there are.
+const LINE_HEXES: [([Hex; 15], u8); 29] = {
+    let mut t = [([Hex { col: 0, line: 0 }; 15], 0u8); 29];
+    let mut line = 0;
+    while line < 29 {
+        let mut col = 0;
+        while col < 15 {
+            if LINES_OF[col] & (1 << line) != 0 {
+                let n = t[line].1 as usize;
+                t[line].0[n] = Hex {
+                    col: col as u8,
+                    line: line as u8,
+                };
+                t[line].1 += 1;
+            }
+            col += 1;
+        }
+        line += 1;
+    }
+    t
+};
+
+/// [`Hex::index`] of each (column, line) on the board.
+const INDEX: [[u8; 29]; 15] = {
+    let mut t = [[0u8; 29]; 15];
+    let mut line = 0;
+    while line < 29 {
+        let mut rank = 0;
+        let mut col = 0;
+        while col < 15 {
+            if LINES_OF[col] & (1 << line) != 0 {
+                t[col][line] = LINE_START[line] + rank;
+                rank += 1;
+            }
+            col += 1;
+        }
+        line += 1;
+    }
+    t
+};
+
+/// Column index of each byte plus one; 0 for bytes that name no column.
+const COLUMN_OF: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < COLUMNS.len() {
+        t[COLUMNS[i] as usize] = i as u8 + 1;
+        i += 1;
+    }
+    t
+};
+
+/// The lines each column has, one bit per line.
+const LINES_OF: [u32; 15] = {
+    let mut t = [0u32; 15];
+    let mut col: usize = 0;
+    while col < 15 {
+        let d = col.abs_diff(7);
+        let mut line = d;
+        while line <= 28 - d {
+            t[col] |= 1 << line;
+            line += 2;
+        }
+        col += 1;
+    }
+    t
+};
+
+#[inline]
 fn column_index(c: u8) -> Option<u8> {
-    COLUMNS.iter().position(|&x| x == c).map(|i| i as u8)
+    COLUMN_OF[c as usize].checked_sub(1)
 }
 
 /// Lowest and highest line of a column: the farther from F, the shorter.
@@ -206,7 +328,9 @@ mod tests {
     #[test]
     fn dense_index_round_trips() {
         for i in 0..Hex::COUNT {
-            assert_eq!(Hex::from_index(i).index(), i);
+            let h = Hex::from_index(i);
+            assert_eq!(h.index(), i);
+            assert_eq!(LINE_START[h.line as usize] as usize + h.rank_in_line(), i);
         }
     }
 
@@ -227,6 +351,44 @@ mod tests {
             e.to_string(),
             "F1 is not on the board: column F has even lines 0-28"
         );
+    }
+
+    #[test]
+    fn fast_checks_agree_with_the_ranges() {
+        for (i, &c) in COLUMNS.iter().enumerate() {
+            let (lo, hi) = line_range(i as u8);
+            for line in 0..40u32 {
+                let on = line >= u32::from(lo)
+                    && line <= u32::from(hi)
+                    && (line - u32::from(lo)) % 2 == 0;
+                assert_eq!(Hex::new(c, line).is_ok(), on, "{}{line}", c as char);
+                let text = format!("{}{line}", c as char);
+                assert_eq!(Hex::parse(text.as_bytes()).is_ok(), on, "{text}");
+                if on {
+                    let mut out = Vec::new();
+                    Hex::new(c, line).unwrap().write_to(&mut out);
+                    assert_eq!(out, text.as_bytes());
+                }
+            }
+        }
+        for b in 0..=255u8 {
+            assert_eq!(column_index(b).is_some(), COLUMNS.contains(&b));
+        }
+        for n in [0u64, 9, 10, 99, 100, 12345] {
+            let mut out = Vec::new();
+            push_decimal(&mut out, n);
+            assert_eq!(out, n.to_string().as_bytes());
+        }
+    }
+
+    #[test]
+    fn line_slices_match_the_iterator() {
+        for line in 0..32u8 {
+            assert_eq!(
+                Hex::line_hexes(line),
+                Hex::on_line(line).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! reader keeps it and restarts the lexer after each comment.
 
 use crate::hex::{Hex, HexError};
-use crate::model::{decode_figurine, Action, Check, Dash, Glyph, Sep, CASTLING};
+use crate::model::{decode_figurine, Action, Check, Dash, Glyph, HalfMove, Sep, Side, CASTLING};
 use logos::Logos;
 
 /// Tokens of one line.
@@ -112,22 +112,52 @@ pub const ALTERNATIVES: [(u8, u8); 9] = [
     (b'Q', b'D'),
 ];
 
+/// For each upper-case letter `A + i`: the standard letter it may stand
+/// for (itself for a standard letter, its piece for an alternative), or 0.
+const PIECE_OF: [u8; 26] = {
+    let mut t = [0u8; 26];
+    let std = crate::model::STANDARD_LETTERS;
+    let mut i = 0;
+    while i < std.len() {
+        t[(std[i] - b'A') as usize] = std[i];
+        i += 1;
+    }
+    let mut i = 0;
+    while i < ALTERNATIVES.len() {
+        t[(ALTERNATIVES[i].0 - b'A') as usize] = ALTERNATIVES[i].1;
+        i += 1;
+    }
+    t
+};
+
 /// The standard letter an alternative stands for.
+#[inline]
 pub fn standard_for(alt: u8) -> Option<u8> {
-    ALTERNATIVES.iter().find(|a| a.0 == alt).map(|a| a.1)
+    match alt.wrapping_sub(b'A') {
+        i @ 0..=25 if PIECE_OF[i as usize] != alt && PIECE_OF[i as usize] != 0 => {
+            Some(PIECE_OF[i as usize])
+        }
+        _ => None,
+    }
 }
 
 /// Letters that may stand for a piece somewhere: standard or alternative.
+#[inline]
 pub(crate) fn is_piece_letter(c: u8) -> bool {
-    crate::model::STANDARD_LETTERS.contains(&c) || standard_for(c).is_some()
+    matches!(c.wrapping_sub(b'A'), i @ 0..=25 if PIECE_OF[i as usize] != 0)
 }
 
 /// The standard letter a glyph means, ignoring whether its Redefine is declared.
+#[inline]
 fn meaning(g: Glyph) -> u8 {
-    standard_for(g.letter).unwrap_or(g.letter)
+    match g.letter.wrapping_sub(b'A') {
+        i @ 0..=25 if PIECE_OF[i as usize] != 0 => PIECE_OF[i as usize],
+        _ => g.letter,
+    }
 }
 
 /// Reads a glyph (letter or figurine) at `i`.
+#[inline]
 fn glyph_at(b: &[u8], i: usize) -> Option<(Glyph, usize)> {
     match b.get(i)? {
         c @ b'A'..=b'Z' => Some((Glyph::letter(*c), 1)),
@@ -144,6 +174,7 @@ fn glyph_at(b: &[u8], i: usize) -> Option<(Glyph, usize)> {
     }
 }
 
+#[inline]
 fn piece_glyph(b: &[u8], i: usize) -> Result<(Glyph, usize), TokenError> {
     let (g, n) = glyph_at(b, i).expect("the lexer matched a piece here");
     if g.fan.is_none() && !is_piece_letter(g.letter) {
@@ -164,9 +195,22 @@ fn piece_glyph(b: &[u8], i: usize) -> Result<(Glyph, usize), TokenError> {
 }
 
 /// Reads a hex `F14` at `i`.
+#[inline]
 fn hex_at(b: &[u8], i: usize) -> Result<(Hex, usize), TokenError> {
-    let n = 1 + b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut n = 1;
+    while b.get(i + n).is_some_and(u8::is_ascii_digit) {
+        n += 1;
+    }
     let text = &b[i..i + n];
+    if let Ok(h) = Hex::parse(text) {
+        return Ok((h, n));
+    }
+    hex_error(i, text)
+}
+
+#[cold]
+fn hex_error(i: usize, text: &[u8]) -> Result<(Hex, usize), TokenError> {
+    let n = text.len();
     if text[0].is_ascii_lowercase() {
         return err(
             i,
@@ -188,6 +232,7 @@ fn hex_at(b: &[u8], i: usize) -> Result<(Hex, usize), TokenError> {
 }
 
 /// Reads an optional check indicator at `i`; it must end the token.
+#[inline]
 fn check_at(b: &[u8], i: usize) -> Result<Option<Check>, TokenError> {
     let rest = &b[i..];
     let c = match rest {
@@ -222,6 +267,20 @@ fn promotion_at(b: &[u8], i: usize) -> Result<(Option<Glyph>, usize), TokenError
     }
 }
 
+/// Decodes the character at `b[i..]` (two or three bytes in a separator),
+/// without validating the rest of the token: (char, byte length).
+#[inline]
+fn char_at(b: &[u8], i: usize) -> Option<(char, usize)> {
+    let n = match *b.get(i)? {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    };
+    let s = std::str::from_utf8(b.get(i..i + n)?).ok()?;
+    s.chars().next().map(|c| (c, n))
+}
+
 /// Parses a `Move` token.
 pub(crate) fn parse_move(b: &[u8]) -> Result<(Action, Option<Check>), TokenError> {
     let mut i = 0;
@@ -247,17 +306,15 @@ pub(crate) fn parse_move(b: &[u8]) -> Result<(Action, Option<Check>), TokenError
                 "the letter x is not a capture sign in CTL-AN: write × or *",
             )
         }
+        b'-' => (Sep::Move(Dash::ASCII), 1),
         _ => {
-            let c = std::str::from_utf8(&b[i..])
-                .ok()
-                .and_then(|s| s.chars().next())
-                .expect("the lexer matched a separator here");
+            let (c, n) = char_at(b, i).expect("the lexer matched a separator here");
             let sep = if c == '×' {
                 Sep::Capture { times: true }
             } else {
                 Sep::Move(Dash::from_char(c).expect("the lexer matched a dash here"))
             };
-            (sep, c.len_utf8())
+            (sep, n)
         }
     };
     i += n;
@@ -330,12 +387,9 @@ pub(crate) fn parse_castling(b: &[u8]) -> Result<(Action, Option<Check>), TokenE
             "castling is written KRK-, KRD- or KRR- followed by the target columns",
         );
     };
-    let c = std::str::from_utf8(&b[i..])
-        .ok()
-        .and_then(|s| s.chars().next())
-        .expect("the lexer matched a dash here");
+    let (c, n) = char_at(b, i).expect("the lexer matched a dash here");
     let dash = Dash::from_char(c).expect("the lexer matched a dash here");
-    i += c.len_utf8();
+    i += n;
     let letters = b[i..]
         .iter()
         .take_while(|c| c.is_ascii_alphabetic())
@@ -363,6 +417,61 @@ pub(crate) fn parse_castling(b: &[u8]) -> Result<(Action, Option<Check>), TokenE
         },
         check,
     ))
+}
+
+// The reader's fast path for plain move pairs. Until the reader calls it
+// (`Reader::plain` in filter.rs), only its tests do.
+pub(crate) mod plain;
+
+/// Benchmark support: lexes `input` line by line, as the reader's lexer
+/// sees it (no comment or variation modes), and counts the tokens and lexer
+/// errors. Not part of the API.
+#[doc(hidden)]
+pub fn bench_lex(input: &[u8]) -> usize {
+    input
+        .split(|&b| b == b'\n')
+        .map(|line| Token::lexer(line).count())
+        .sum()
+}
+
+/// Benchmark support: the half-moves of `input` (every `Move` token that
+/// parses, with standard letters or figurines), as the reader would hand
+/// them to the passes. Not part of the API.
+#[doc(hidden)]
+pub fn bench_half_moves(input: &[u8]) -> Vec<HalfMove> {
+    let mut moves = Vec::new();
+    for (n, line) in input.split(|&b| b == b'\n').enumerate() {
+        let mut lx = Token::lexer(line);
+        while let Some(tok) = lx.next() {
+            if tok != Ok(Token::Move) {
+                continue;
+            }
+            let Ok((action, check)) = parse_move(lx.slice()) else {
+                continue;
+            };
+            let mut mv = HalfMove {
+                number: 1,
+                side: Side::White,
+                unknown_number: false,
+                action,
+                check,
+                rating: None,
+                nags: [0; HalfMove::MAX_NAGS],
+                nag_count: 0,
+                draw_offer: false,
+                end: false,
+                line: n as u64 + 1,
+                column: lx.span().start as u32 + 1,
+            };
+            if mv
+                .glyphs_mut()
+                .all(|g| g.fan.is_some() || crate::model::STANDARD_LETTERS.contains(&g.letter))
+            {
+                moves.push(mv);
+            }
+        }
+    }
+    moves
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@ impl Glyph {
     }
 
     /// Appends the glyph as written (letter, or figurine if still FAN).
+    #[inline]
     pub fn write_to(self, out: &mut Vec<u8>) {
         match self.fan {
             None => out.push(self.letter),
@@ -130,7 +131,12 @@ impl Dash {
         .then_some(Dash(c))
     }
 
+    #[inline]
     fn write_to(self, out: &mut Vec<u8>) {
+        if self.0 == '-' {
+            out.push(b'-');
+            return;
+        }
         let mut b = [0u8; 4];
         out.extend_from_slice(self.0.encode_utf8(&mut b).as_bytes());
     }

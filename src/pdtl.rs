@@ -113,12 +113,17 @@ fn piece_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
 }
 
 fn number_at(b: &[u8], i: usize) -> Option<(u32, usize)> {
-    let n = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-    if n == 0 || n > 9 {
-        return None;
+    let mut v = 0u32;
+    let mut n = 0;
+    while let Some(d) = b.get(i + n).filter(|d| d.is_ascii_digit()) {
+        if n == 9 {
+            return None;
+        }
+        // Nine digits at most: no overflow.
+        v = v * 10 + u32::from(d - b'0');
+        n += 1;
     }
-    let v = std::str::from_utf8(&b[i..i + n]).ok()?.parse().ok()?;
-    Some((v, n))
+    (n > 0).then_some((v, n))
 }
 
 /// Byte length of a dash (`-` or a Unicode one) at `i`, if one is there.
@@ -166,7 +171,7 @@ impl Pdtl {
                 return fail(i, format!("expected : after the line number {line}"));
             }
             i += 1;
-            let hexes: Vec<Hex> = Hex::on_line(line as u8).collect();
+            let hexes = Hex::line_hexes(line as u8);
             let mut k = 0usize;
             while i < b.len() && b[i] != b'/' {
                 if let Some((run, n)) = number_at(b, i) {
@@ -345,13 +350,14 @@ impl Pdtl {
     pub fn write_to(&self, out: &mut Vec<u8>) {
         out.push(b'/');
         for line in (0..=28u8).rev() {
-            if Hex::on_line(line).all(|h| self.board[h.index()].is_none()) {
+            let hexes = Hex::line_hexes(line);
+            if hexes.iter().all(|h| self.board[h.index()].is_none()) {
                 continue;
             }
             push_decimal(out, u64::from(line));
             out.push(b':');
             let mut empty = 0u64;
-            for h in Hex::on_line(line) {
+            for h in hexes {
                 match self.board[h.index()] {
                     None => empty += 1,
                     Some(p) => {

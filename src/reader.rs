@@ -8,6 +8,7 @@
 
 use crate::diag::{char_column, excerpt, Diagnostic, Severity};
 use crate::filter::{Filter, Report};
+use crate::lexer::plain::{scan_plain_line, PlainLine};
 use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
 use crate::model::{Check, HalfMove, Outcome, Rating, Side};
 use crate::pass::{Flow, Tag, Variation};
@@ -120,6 +121,8 @@ pub(crate) struct Reader<'f> {
     /// NFKC of a line's tail, and the original offset of each of its bytes.
     norm: Vec<u8>,
     norm_map: Vec<u32>,
+    /// Move pairs read without the lexer (see [`Reader::plain`]).
+    plain: PlainLine,
     /// Incremental column count within the current line: (offset, column).
     col_cache: (usize, u64),
     /// The current line is ASCII: a column is its byte offset plus one.
@@ -212,6 +215,7 @@ impl<'f> Reader<'f> {
             game: Game::new(),
             norm: Vec::new(),
             norm_map: Vec::new(),
+            plain: PlainLine::default(),
             col_cache: (0, 1),
             line_ascii: true,
             line_start: 0,
@@ -426,6 +430,8 @@ impl<'f> Reader<'f> {
                         }
                     }
                 }
+            } else if let Some(p) = self.plain(line, seg, pos) {
+                pos = p;
             } else {
                 pos = self.lex(line, seg, pos)?;
             }
@@ -1057,17 +1063,7 @@ impl<'f> Reader<'f> {
             self.report.ratings_dropped += u64::from(mv.rating.is_some()) + u64::from(mv.nag_count);
         }
         if self.depth == 0 {
-            self.report.half_moves += 1;
-            let g = &mut self.game;
-            let ends = mv.end || mv.check == Some(Check::Mate);
-            g.last_move_ends = ends;
-            g.last_move_pos = (mv.line, u64::from(mv.column));
-            if ends {
-                g.end_seen = true;
-            }
-            if mv.check == Some(Check::Mate) {
-                g.mate_by = Some(mv.side);
-            }
+            self.main_line_move(&mv);
         }
         self.f.cx.depth = self.depth;
         for p in &mut self.f.passes {
@@ -1076,6 +1072,101 @@ impl<'f> Reader<'f> {
             }
         }
         self.f.writer.half_move(&mv, self.depth);
+    }
+
+    /// What a main-line move tells of the game.
+    fn main_line_move(&mut self, mv: &HalfMove) {
+        self.report.half_moves += 1;
+        let g = &mut self.game;
+        let ends = mv.end || mv.check == Some(Check::Mate);
+        g.last_move_ends = ends;
+        g.last_move_pos = (mv.line, u64::from(mv.column));
+        if ends {
+            g.end_seen = true;
+        }
+        if mv.check == Some(Check::Mate) {
+            g.mate_by = Some(mv.side);
+        }
+    }
+
+    /// The fast path for the commonest text, move pairs of a game under way
+    /// (`N. WHITE, BLACK ...`), read by [`scan_plain_line`] without the
+    /// lexer, from `pos` to the end of the line or to a comment or
+    /// variation. Does what the token path would do with the same text and
+    /// returns where to go on; or does nothing and returns `None`.
+    fn plain(&mut self, line: &[u8], seg: Seg<'_>, pos: usize) -> Option<usize> {
+        let g = &self.game;
+        if seg.map.is_some()
+            || self.depth > 0
+            || !g.started
+            || g.result.is_some()
+            || g.end_seen
+            || g.resuming
+            || g.pending.is_some()
+        {
+            return None;
+        }
+        let first = match g.expect {
+            Expect::Start => None,
+            Expect::Number => Some(g.number.saturating_add(1)),
+            Expect::White | Expect::Black => return None,
+        };
+        let mut plain = std::mem::take(&mut self.plain);
+        let end = scan_plain_line(line, pos, first, &self.f.cx.redefine, &mut plain);
+        if end.is_some() {
+            // What token() does for the first `N.`.
+            if !self.game.past_tags {
+                self.leave_tags();
+            }
+            self.moves_on_line = true;
+            for m in &plain.moves {
+                let g = &mut self.game;
+                if m.side == Side::White {
+                    // number(), then main_move() for White.
+                    g.unknown_number = false;
+                    g.number = m.number;
+                    g.expect = Expect::Black;
+                } else {
+                    g.expect = Expect::Number;
+                }
+                g.has_moves = true;
+                let column = self.column(line, m.off) as u32;
+                let mut mv = HalfMove {
+                    number: m.number,
+                    side: m.side,
+                    unknown_number: false,
+                    action: m.action,
+                    check: m.check,
+                    rating: m.rating,
+                    nags: m.nags,
+                    nag_count: m.nag_count,
+                    draw_offer: m.draw_offer,
+                    end: m.end,
+                    line: self.line_no,
+                    column,
+                };
+                if !(self.f.plain_chain && m.text_ok) {
+                    self.emit_move(mv);
+                    continue;
+                }
+                // The built-in passes would leave the move's text as the
+                // scanner wrote it: only its ratings are left to drop.
+                if self.f.drop_ratings {
+                    self.report.ratings_dropped +=
+                        u64::from(mv.rating.is_some()) + u64::from(mv.nag_count);
+                    mv.rating = None;
+                    mv.nag_count = 0;
+                }
+                self.main_line_move(&mv);
+                let text = &plain.text[m.text.0 as usize..m.text.1 as usize];
+                self.f.writer.plain_move(&mv, text);
+            }
+            if let Some((o, _)) = plain.result {
+                self.game.result = Some(o);
+            }
+        }
+        self.plain = plain;
+        end
     }
 
     fn tag(&mut self, line: &[u8], slice: &[u8], off: usize) {

@@ -8,6 +8,10 @@ use std::fmt;
 pub struct RedefineMap {
     /// `to_standard[alt - b'A']` is the standard letter `alt` stands for, or 0.
     to_standard: [u8; 26],
+    /// One bit per letter (`1 << (letter - b'A')`) that `to_standard`
+    /// involves, as alternative or as the standard letter it replaces: every
+    /// other letter resolves to itself or to the usual hint.
+    touched: u32,
     /// `FAN` was declared.
     fan: bool,
 }
@@ -57,6 +61,18 @@ impl fmt::Display for RedefineError {
     }
 }
 
+/// One bit per standard piece letter.
+const STANDARD_MASK: u32 = {
+    let mut m = 0u32;
+    let s = crate::model::STANDARD_LETTERS;
+    let mut i = 0;
+    while i < s.len() {
+        m |= 1 << (s[i] - b'A');
+        i += 1;
+    }
+    m
+};
+
 impl RedefineMap {
     /// Merges one tag value into the map.
     pub fn merge(&mut self, value: &str) -> Result<(), RedefineError> {
@@ -96,6 +112,7 @@ impl RedefineMap {
                 )));
             }
             next.to_standard[(alt - b'A') as usize] = standard;
+            next.touched |= 1 << (alt - b'A') | 1 << (standard - b'A');
         }
         *self = next;
         Ok(())
@@ -120,12 +137,39 @@ impl RedefineMap {
     }
 
     /// Is any letter redefined?
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.to_standard.iter().all(|&s| s == 0)
+        self.touched == 0
     }
 
     /// Maps a plain letter as written to its standard meaning, or says why not.
+    #[inline]
     pub fn resolve(&self, letter: u8) -> Result<u8, String> {
+        // A standard letter no Redefine touches stands for itself.
+        let i = letter.wrapping_sub(b'A');
+        if i < 26 && (STANDARD_MASK & !self.touched) & (1 << i) != 0 {
+            return Ok(letter);
+        }
+        self.resolve_slow(letter)
+    }
+
+    /// [`RedefineMap::resolve`] for a piece letter (standard or
+    /// alternative), without the message: `None` where it reports an error.
+    #[inline]
+    pub(crate) fn resolve_piece(&self, letter: u8) -> Option<u8> {
+        let i = letter.wrapping_sub(b'A');
+        if i >= 26 {
+            return None;
+        }
+        if (STANDARD_MASK & !self.touched) & (1 << i) != 0 {
+            return Some(letter);
+        }
+        let s = self.to_standard[i as usize];
+        (s != 0).then_some(s)
+    }
+
+    #[cold]
+    fn resolve_slow(&self, letter: u8) -> Result<u8, String> {
         if let Some(s) = self.standard(letter) {
             return Ok(s);
         }
@@ -208,6 +252,35 @@ mod tests {
         m.merge("T@R").unwrap();
         assert!(m.resolve(b'R').unwrap_err().contains("redefined as T"));
         assert_eq!(m.resolve(b'T'), Ok(b'R'));
+    }
+
+    #[test]
+    fn fast_resolve_agrees_with_the_slow_one() {
+        let mut maps = vec![RedefineMap::default()];
+        for v in [
+            "A@J, C@N, T@R",
+            "B@J, Q@D, W@V",
+            "L@J, S@N, T@R, W@V",
+            "FAN",
+        ] {
+            let mut m = RedefineMap::default();
+            m.merge(v).unwrap();
+            maps.push(m);
+        }
+        for m in &maps {
+            assert_eq!(m.is_empty(), m.to_standard.iter().all(|&s| s == 0));
+            for letter in 0..=255u8 {
+                assert_eq!(
+                    m.resolve(letter),
+                    m.resolve_slow(letter),
+                    "{}",
+                    letter as char
+                );
+                if crate::lexer::is_piece_letter(letter) {
+                    assert_eq!(m.resolve_piece(letter), m.resolve(letter).ok());
+                }
+            }
+        }
     }
 
     #[test]

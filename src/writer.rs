@@ -120,6 +120,18 @@ impl Writer {
         if depth > 0 {
             return self.variation_move(mv);
         }
+        self.main_line(mv, |out| mv.write_move(out));
+    }
+
+    /// [`Writer::half_move`] for a main-line move whose canonical text,
+    /// what [`HalfMove::write_move`] would write, is already at hand.
+    pub fn plain_move(&mut self, mv: &HalfMove, text: &[u8]) {
+        self.main_line(mv, |out| out.extend_from_slice(text));
+    }
+
+    /// Lays out a main-line half-move: `N. WHITE, BLACK` a line, `N. ..., `
+    /// for a Black move that opens one; `write_move` writes the move itself.
+    fn main_line(&mut self, mv: &HalfMove, write_move: impl FnOnce(&mut Vec<u8>)) {
         // `N?` marks a game's first move line only: the reader accepts it nowhere else.
         let mark = if mv.unknown_number && !self.moved {
             b'?'
@@ -144,7 +156,7 @@ impl Writer {
                 self.body.extend_from_slice(b"..., ");
             }
         }
-        mv.write_move(&mut self.body);
+        write_move(&mut self.body);
         mv.write_annotations(&mut self.body);
         mv.write_indicators(&mut self.body);
         if mv.side == Side::Black {

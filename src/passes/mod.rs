@@ -13,3 +13,7 @@ pub use fan::FanToLetters;
 pub use ratings::DropRatings;
 pub use redefine::UndoRedefine;
 pub use variations::DropVariations;
+
+// Benchmark support (`benches/throughput.rs`), not part of the API.
+#[doc(hidden)]
+pub use crate::lexer::{bench_half_moves, bench_lex};

@@ -1,0 +1,870 @@
+//! A seeded generator of CTL-PGN for benchmarks: the game shapes of
+//! `corpus/` and the author's real games, at any size.
+//!
+//! Shared by `examples/gen_corpus.rs` and `benches/throughput.rs` (included
+//! with `#[path]`). Every game it writes is valid: the whole output filters
+//! with no rejected game and no warning. The ASCII variant is already
+//! canonical: filtering it gives back the same bytes.
+
+#![allow(dead_code)]
+
+use std::io::{self, Write};
+
+/// xorshift64*: small, fast, and the same sequence everywhere.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // splitmix64 of the seed, so that seeds 0, 1, 2 start far apart.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: u32) -> u32 {
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
+    }
+
+    /// Uniform in `lo..=hi`.
+    pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// True with probability `per_mille` / 1000.
+    pub fn chance(&mut self, per_mille: u32) -> bool {
+        self.below(1000) < per_mille
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u32) as usize]
+    }
+}
+
+/// Column letters, P (index 0) to Z (index 14).
+const COLUMNS: &[u8; 15] = b"PTABCDEFGHIKLXZ";
+
+/// The hexes of cross-line `line`, as column indices, in column order.
+fn hexes_on_line(line: u32) -> impl Iterator<Item = usize> {
+    (0..15usize).filter(move |&i| {
+        let d = i.abs_diff(7) as u32;
+        line >= d && line <= 28 - d && (line - d) % 2 == 0
+    })
+}
+
+/// Pushes a random hex of the board; returns (column index, line).
+fn push_hex(rng: &mut Rng, out: &mut Vec<u8>) -> (usize, u32) {
+    let col = rng.below(15) as usize;
+    let d = col.abs_diff(7) as u32;
+    // Column at distance d from F has 15 - d lines: d, d + 2, ..., 28 - d.
+    let line = d + 2 * rng.below(15 - d);
+    out.push(COLUMNS[col]);
+    push_num(out, line);
+    (col, line)
+}
+
+fn push_num(out: &mut Vec<u8>, n: u32) {
+    out.extend_from_slice(n.to_string().as_bytes());
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    White,
+    Black,
+}
+
+/// How a game writes its pieces.
+#[derive(Clone, Copy)]
+enum Letters {
+    Standard,
+    /// Index into [`REDEFINES`].
+    Redefine(usize),
+    Fan,
+}
+
+/// Redefine tag values (one game may split them over two tags), from the spec.
+const REDEFINES: [&[&str]; 5] = [
+    &["A@J, C@N, T@R"],
+    &["B@J, Q@D, W@V"],
+    &["L@J, S@N, T@R, W@V"],
+    &["F@J, C@N, T@R, W@V"],
+    &["L@J, S@N", "T@R, W@V"],
+];
+
+/// FAN figurines: (standard letter, white, black).
+const FIGURINES: [(u8, &str, &str); 9] = [
+    (b'P', "♙", "♟"),
+    (b'E', "☖", "☗"),
+    (b'J', "♗", "♝"),
+    (b'N', "♘", "♞"),
+    (b'G', "🩐", "🩓"),
+    (b'R', "♖", "♜"),
+    (b'V', "🩏", "🩒"),
+    (b'D', "♕", "♛"),
+    (b'K', "♔", "♚"),
+];
+
+impl Letters {
+    /// Appends the glyph for standard piece `letter` of `side`; `lower` asks
+    /// for Black's letters in lower case (PDTL).
+    fn push(self, out: &mut Vec<u8>, letter: u8, side: Side, lower: bool) {
+        let l = match self {
+            Letters::Standard => letter,
+            Letters::Redefine(i) => alternative(REDEFINES[i], letter),
+            Letters::Fan => {
+                let f = FIGURINES.iter().find(|f| f.0 == letter).expect("a piece");
+                let s = if side == Side::White { f.1 } else { f.2 };
+                out.extend_from_slice(s.as_bytes());
+                return;
+            }
+        };
+        out.push(if lower && side == Side::Black {
+            l.to_ascii_lowercase()
+        } else {
+            l
+        });
+    }
+}
+
+/// The alternative a Redefine value gives for standard `letter`, or `letter`.
+fn alternative(tags: &[&str], letter: u8) -> u8 {
+    for t in tags {
+        for pair in t.split(", ") {
+            let p = pair.as_bytes();
+            if p[2] == letter {
+                return p[0];
+            }
+        }
+    }
+    letter
+}
+
+/// Castling prefixes and their suffixes (spec).
+const CASTLING: [(&[u8; 3], &[&str]); 3] = [
+    (
+        b"KRK",
+        &[
+            "II", "IK", "IH", "HIO", "HIOO", "HH", "HG", "FG", "FE", "EF", "EE",
+        ],
+    ),
+    (b"KRD", &["DD", "DE", "HH", "HG", "FG", "FE", "EF", "ED"]),
+    (b"KRR", &["HIH", "HGG", "FGG", "FEE", "EEF"]),
+];
+
+/// Dashes: mostly ASCII, U+2010 often, the others now and then.
+const DASHES: [&str; 6] = [
+    "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2212}", "\u{2010}",
+];
+
+const PIECES: &[u8] = b"EEEJJNNGGRRVDK";
+const PROMOTIONS: &[u8] = b"DDDDJNGRVE";
+
+const WORDS: &[&str] = &[
+    "@W:",
+    "@B:",
+    "curious",
+    "pawn",
+    "to",
+    "open",
+    "plays",
+    "along",
+    "with",
+    "it",
+    "~J",
+    "cover",
+    "line",
+    "15",
+    "but",
+    "neglects",
+    "defence",
+    "of",
+    "~K",
+    "~g's",
+    "premature",
+    "move",
+    "~Z11",
+    "is",
+    "very",
+    "unorthodox",
+    "Initial",
+    "movement",
+    "~n",
+    "also",
+    "the",
+    "flank",
+    "Removing",
+    "~EH4",
+    "leaves",
+    "unattended",
+    "Has",
+    "ignored",
+    "threats",
+    "Positions",
+    "Last",
+    "chance",
+    "for",
+    "a",
+    "reaction",
+    "wasted",
+    "(a",
+    "side",
+    "note)",
+    "[see",
+    "above]",
+    "Ferrà",
+    "l'àla",
+    "défense",
+    "→",
+    "½",
+    "ja",
+    "és",
+    "tard",
+    "and",
+    "then",
+    "~RI3",
+    "threatens",
+    "~gL5",
+    "+^",
+];
+
+const NAMES: &[&str] = &[
+    "Sasal, Cesc",
+    "Mestre, Rut",
+    "Ros, Xus",
+    "Puig, Núria",
+    "Ferrer, Jordi",
+    "Gómez, Ana",
+    "Müller, Jörg",
+    "Martí i Pol, Pere",
+];
+const ASCII_NAMES: &[&str] = &[
+    "Sasal, Cesc",
+    "Mestre, Rut",
+    "Ros, Xus",
+    "Puig, Nuria",
+    "Ferrer, Jordi",
+    "Martin, Anna",
+];
+const SITES: &[&str] = &[
+    "Barcelona, Catalunya ESP",
+    "Girona, Catalunya ESP",
+    "València ESP",
+    "Lleida, Catalunya ESP",
+];
+const EVENTS: &[&str] = &["CG", "Club game", "Torneig d'estiu", "Open de Sant Joan"];
+const RESULTS: [&str; 6] = ["3-0", "2-1", "0-3", "1-2", "1-1", "*"];
+
+/// Writes games of the mixed (or ASCII canonical) corpus into `out` until
+/// at least `bytes` bytes are written; returns the number written.
+pub fn generate(out: &mut dyn Write, bytes: u64, seed: u64, ascii: bool) -> io::Result<u64> {
+    let mut g = Gen::new(seed, ascii);
+    let mut written = 0u64;
+    while written < bytes {
+        g.buf.clear();
+        g.line_start = 0;
+        g.game();
+        out.write_all(&g.buf)?;
+        written += g.buf.len() as u64;
+    }
+    Ok(written)
+}
+
+/// [`generate`] into memory.
+pub fn generate_vec(bytes: u64, seed: u64, ascii: bool) -> Vec<u8> {
+    let mut v = Vec::with_capacity(bytes as usize + 4096);
+    generate(&mut v, bytes, seed, ascii).expect("writing to memory does not fail");
+    v
+}
+
+struct Gen {
+    rng: Rng,
+    ascii: bool,
+    buf: Vec<u8>,
+    letters: Letters,
+    /// Byte offset where the current output line starts.
+    line_start: usize,
+    games: u64,
+}
+
+impl Gen {
+    fn new(seed: u64, ascii: bool) -> Gen {
+        Gen {
+            rng: Rng::new(seed),
+            ascii,
+            buf: Vec::with_capacity(1 << 14),
+            letters: Letters::Standard,
+            line_start: 0,
+            games: 0,
+        }
+    }
+
+    fn push(&mut self, s: &str) {
+        self.buf.extend_from_slice(s.as_bytes());
+    }
+
+    fn newline(&mut self) {
+        // Real files: a few CRLF lines and trailing spaces.
+        if !self.ascii && self.rng.chance(10) {
+            self.push(" ");
+        }
+        self.buf.push(b'\n');
+        self.line_start = self.buf.len();
+    }
+
+    fn line_len(&self) -> usize {
+        self.buf.len() - self.line_start
+    }
+
+    fn tag(&mut self, name: &str, value: &str) {
+        self.push("[");
+        self.push(name);
+        self.push(" \"");
+        self.push(value);
+        self.push("\"]");
+    }
+
+    fn game(&mut self) {
+        self.games += 1;
+        let ascii = self.ascii;
+        let r = &mut self.rng;
+        self.letters = if ascii {
+            Letters::Standard
+        } else {
+            match r.below(100) {
+                0..=11 => Letters::Redefine(r.below(REDEFINES.len() as u32) as usize),
+                12..=19 => Letters::Fan,
+                _ => Letters::Standard,
+            }
+        };
+        let pdtl = r.chance(200);
+        // The result, and whether the last move gives mate.
+        let mate = r.chance(250);
+        let mut result = *r.pick(&RESULTS);
+        let flat_tags = !ascii && r.chance(350);
+        let moves_on_tag_line = flat_tags && r.chance(500);
+
+        // A comment before the tags now and then.
+        if !ascii && r.chance(30) {
+            self.comment(false);
+            self.newline();
+            self.newline();
+        }
+
+        // Tags.
+        let mut tags: Vec<(&str, String)> = Vec::new();
+        let r = &mut self.rng;
+        if r.chance(800) {
+            let ev = if ascii { "CG" } else { *r.pick(EVENTS) };
+            tags.push(("Event", ev.to_string()));
+        }
+        if !ascii && r.chance(500) {
+            tags.push(("Site", r.pick(SITES).to_string()));
+        }
+        if r.chance(800) {
+            let date = format!(
+                "20{:02}-{:02}-{:02}",
+                r.range(18, 25),
+                r.range(1, 12),
+                r.range(1, 28)
+            );
+            tags.push(("Date", date));
+        }
+        if r.chance(400) {
+            let round = if !ascii && r.chance(500) {
+                "\u{2010}".to_string()
+            } else {
+                r.range(1, 9).to_string()
+            };
+            tags.push(("Round", round));
+        }
+        let names = if ascii { ASCII_NAMES } else { NAMES };
+        if r.chance(700) {
+            tags.push(("White", r.pick(names).to_string()));
+            tags.push(("Black", r.pick(names).to_string()));
+        }
+        let has_result_tag = r.chance(600);
+        let id = format!("Cescacs-A{:04}-{}", r.range(1, 40), self.games % 1000);
+        if r.chance(500) {
+            tags.push(("Id", id));
+            tags.push(("Annotator", "Cescacs".to_string()));
+        }
+        if r.chance(300) {
+            tags.push(("Lang", r.pick(&["en", "es", "ca", "de", "fr"]).to_string()));
+        }
+        match self.letters {
+            Letters::Redefine(i) => {
+                for v in REDEFINES[i] {
+                    tags.push(("Redefine", v.to_string()));
+                }
+            }
+            Letters::Fan => tags.push(("Redefine", "FAN".to_string())),
+            Letters::Standard => {}
+        }
+        let mut start_number = 1;
+        let mut black_first = false;
+        let mut unknown = false;
+        if pdtl {
+            let (value, number, turn) = self.pdtl();
+            start_number = number;
+            black_first = turn == Side::Black;
+            tags.push(("PDTL", value));
+        } else if !ascii && self.rng.chance(40) {
+            black_first = true;
+            if self.rng.chance(500) {
+                unknown = true;
+            } else {
+                start_number = self.rng.range(2, 30);
+            }
+        }
+
+        // Moves first, so that a mate decides the result.
+        let n_half = self.rng.range(12, 90);
+        let mut ends_with_mate_by = None;
+        let mut moves: Vec<Vec<u8>> = Vec::with_capacity(n_half as usize);
+        let mut side = if black_first {
+            Side::Black
+        } else {
+            Side::White
+        };
+        for k in 0..n_half {
+            let last = k + 1 == n_half;
+            let mut m = Vec::with_capacity(16);
+            self.half_move(&mut m, side, last && mate);
+            if last {
+                if mate {
+                    ends_with_mate_by = Some(side);
+                } else if !ascii && result == "1-1" && self.rng.chance(300) {
+                    m.extend_from_slice(b" (=)");
+                    m.push(b':');
+                } else {
+                    m.push(b':');
+                }
+            }
+            moves.push(m);
+            side = if side == Side::White {
+                Side::Black
+            } else {
+                Side::White
+            };
+        }
+        if let Some(s) = ends_with_mate_by {
+            result = if s == Side::White { "3-0" } else { "0-3" };
+        }
+        if has_result_tag {
+            tags.insert(tags.len().min(4), ("Result", result.to_string()));
+        }
+
+        // Write the tags.
+        self.tag("Variant", "C'escacs");
+        for (name, value) in &tags {
+            if flat_tags {
+                self.push(" ");
+            } else {
+                self.newline();
+            }
+            self.tag(name, value);
+        }
+        if moves_on_tag_line {
+            self.push(" ");
+        } else {
+            self.newline();
+            if ascii || self.rng.chance(700) {
+                self.newline();
+            }
+            if !ascii && self.rng.chance(150) {
+                self.comment(true);
+                self.newline();
+                if self.rng.chance(500) {
+                    self.newline();
+                }
+            }
+        }
+
+        // Movetext layout: one pair per line, all on one line, or wrapped.
+        let layout = if ascii { 0 } else { self.rng.below(10) };
+        let mut number = start_number;
+        let mut side = if black_first {
+            Side::Black
+        } else {
+            Side::White
+        };
+        let mut first = true;
+        let mut resume = false;
+        for (k, m) in moves.iter().enumerate() {
+            let last = k + 1 == moves.len();
+            match side {
+                Side::White => {
+                    if !first {
+                        match layout {
+                            0..=5 => self.newline(),
+                            6..=7 => self.push(" "),
+                            _ if self.line_len() > 70 => self.newline(),
+                            _ => self.push(" "),
+                        }
+                    }
+                    push_num(&mut self.buf, number);
+                    self.push(if unknown && first { "? " } else { ". " });
+                }
+                Side::Black if first || resume => {
+                    if resume {
+                        self.push(" ");
+                    }
+                    push_num(&mut self.buf, number);
+                    self.push(if unknown && first { "? " } else { ". " });
+                    let dots = if !ascii && self.rng.chance(300) {
+                        "…, "
+                    } else {
+                        "..., "
+                    };
+                    self.push(dots);
+                    resume = false;
+                }
+                Side::Black => self.push(", "),
+            }
+            first = false;
+            self.buf.extend_from_slice(m);
+            if !ascii && !last {
+                self.annotations();
+            }
+            if !ascii && !last {
+                // Comments and variations between moves.
+                let r = self.rng.below(1000);
+                if r < 40 {
+                    self.newline();
+                    self.comment(true);
+                    resume = side == Side::White;
+                    if resume {
+                        self.newline();
+                    }
+                } else if r < 65 && side == Side::Black {
+                    self.push(" ");
+                    self.variation(number + 1, 1);
+                }
+            }
+            if side == Side::Black {
+                number += 1;
+                side = Side::White;
+            } else {
+                side = Side::Black;
+            }
+        }
+
+        // The result: own line, or at the end of the last move line.
+        if !ascii && self.rng.chance(200) {
+            self.push(" ");
+        } else {
+            self.newline();
+            if !ascii && self.rng.chance(100) {
+                self.comment(true);
+                self.newline();
+            }
+        }
+        self.push(result);
+        self.newline();
+        if !ascii && self.rng.chance(50) {
+            self.newline();
+            self.comment(false);
+            self.newline();
+        }
+        if ascii || self.rng.chance(850) {
+            self.newline();
+        }
+    }
+
+    fn glyph(&mut self, out: &mut Vec<u8>, letter: u8, side: Side) {
+        self.letters.push(out, letter, side, false);
+    }
+
+    fn dash(&mut self, out: &mut Vec<u8>) {
+        if self.ascii || self.rng.chance(800) {
+            out.push(b'-');
+        } else {
+            let d = if self.rng.chance(750) {
+                DASHES[5]
+            } else {
+                *self.rng.pick(&DASHES)
+            };
+            out.extend_from_slice(d.as_bytes());
+        }
+    }
+
+    /// One half-move, without annotations.
+    fn half_move(&mut self, out: &mut Vec<u8>, side: Side, mate: bool) {
+        let ascii = self.ascii;
+        let r = self.rng.below(1000);
+        if r < 8 {
+            // Castling: letters, as the author writes them in FAN games too.
+            let (prefix, suffixes) = *self.rng.pick(&CASTLING);
+            let letters = match self.letters {
+                Letters::Fan => Letters::Standard,
+                l => l,
+            };
+            for &c in prefix {
+                letters.push(out, c, side, false);
+            }
+            self.dash(out);
+            out.extend_from_slice(self.rng.pick(suffixes).as_bytes());
+        } else if r < 11 {
+            // Forced promotion: B24=D.
+            push_hex(&mut self.rng, out);
+            out.push(b'=');
+            let p = *self.rng.pick(PROMOTIONS);
+            self.glyph(out, p, side);
+        } else {
+            let pawn = r < 450;
+            if pawn {
+                if !ascii && self.rng.chance(20) {
+                    self.glyph(out, b'P', side);
+                }
+            } else {
+                let p = *self.rng.pick(PIECES);
+                self.glyph(out, p, side);
+            }
+            let (fc, fl) = push_hex(&mut self.rng, out);
+            let s = self.rng.below(1000);
+            let capture = s < 220;
+            if capture {
+                if ascii || self.rng.chance(150) {
+                    out.push(b'*');
+                } else {
+                    out.extend_from_slice("×".as_bytes());
+                }
+                if self.rng.chance(400) {
+                    let c = *self.rng.pick(b"EEJNGRVD");
+                    self.glyph(out, c, other(side));
+                }
+            } else if pawn && s < 250 {
+                out.extend_from_slice(if s < 243 { b"@" } else { b"@@" });
+            } else {
+                self.dash(out);
+            }
+            loop {
+                let mark = out.len();
+                let (tc, tl) = push_hex(&mut self.rng, out);
+                if (tc, tl) != (fc, fl) {
+                    break;
+                }
+                out.truncate(mark);
+            }
+            if pawn && self.rng.chance(25) {
+                out.push(b'=');
+                if self.rng.chance(300) {
+                    out.push(b'&');
+                } else {
+                    let p = *self.rng.pick(PROMOTIONS);
+                    self.glyph(out, p, side);
+                }
+            }
+        }
+        if mate {
+            out.push(b'#');
+        } else if self.rng.chance(70) {
+            let checks: &[&str] = if ascii {
+                &["+", "+", "+", "+^", "++"]
+            } else {
+                &["+", "+", "+∞", "+^", "^+", "++"]
+            };
+            let c = *self.rng.pick(checks);
+            out.extend_from_slice(c.as_bytes());
+        }
+    }
+
+    /// Ratings, NAGs and draw offers after a move.
+    fn annotations(&mut self) {
+        let r = self.rng.below(1000);
+        if r < 50 {
+            if self.rng.chance(600) {
+                self.push(" ");
+            }
+            let rating = *self.rng.pick(&["?!", "?", "??", "!", "!!", "!?", "◇"]);
+            self.push(rating);
+        } else if r < 60 {
+            self.push(" $");
+            let n = self.rng.range(1, 140);
+            push_num(&mut self.buf, n);
+        } else if r < 66 {
+            self.push(" (=)");
+        }
+    }
+
+    /// `{ words }`, on one line or several.
+    fn comment(&mut self, may_span: bool) {
+        self.push("{ ");
+        let lines = if may_span && self.rng.chance(250) {
+            self.rng.range(2, 4)
+        } else {
+            1
+        };
+        for l in 0..lines {
+            if l > 0 {
+                self.newline();
+                self.push("  ");
+            }
+            let n = self.rng.range(3, 12);
+            for w in 0..n {
+                if w > 0 {
+                    self.push(" ");
+                }
+                let word = *self.rng.pick(WORDS);
+                self.push(word);
+            }
+        }
+        self.push(" }");
+    }
+
+    /// `( N. move, move ... )` with comments and nested variations inside.
+    fn variation(&mut self, number: u32, depth: u32) {
+        self.push("(");
+        if depth == 1 && self.rng.chance(200) {
+            let l = self.rng.range(1, 3);
+            self.push("$[");
+            push_num(&mut self.buf, l);
+            self.push("] ");
+        }
+        let n = self.rng.range(1, 5);
+        let mut side = Side::White;
+        let mut number = number;
+        for k in 0..n {
+            if side == Side::White {
+                if k > 0 {
+                    self.push(" ");
+                }
+                push_num(&mut self.buf, number);
+                self.push(". ");
+            } else {
+                self.push(", ");
+            }
+            let mut m = Vec::new();
+            self.half_move(&mut m, side, false);
+            self.buf.extend_from_slice(&m);
+            self.annotations();
+            if side == Side::Black {
+                number += 1;
+                side = Side::White;
+                let r = self.rng.below(1000);
+                if r < 150 {
+                    self.newline();
+                    self.push(".");
+                    self.comment(true);
+                    self.newline();
+                    self.push(".");
+                } else if r < 250 && depth < 3 {
+                    self.push(" .");
+                    self.variation(number, depth + 1);
+                }
+            } else {
+                side = Side::Black;
+            }
+        }
+        self.push(")");
+    }
+
+    /// A random PDTL in canonical form: (value, move number, side to move).
+    fn pdtl(&mut self) -> (String, u32, Side) {
+        let mut v = Vec::with_capacity(256);
+        v.push(b'/');
+        let mut kings = [false; 2];
+        let mut any = false;
+        for line in (0..=28u32).rev() {
+            if !self.rng.chance(450) && (line != 0 || any) {
+                continue;
+            }
+            let hexes: Vec<usize> = hexes_on_line(line).collect();
+            let mut cells = Vec::with_capacity(hexes.len());
+            for _ in &hexes {
+                cells.push(if self.rng.chance(350) {
+                    let side = if self.rng.chance(500) {
+                        Side::White
+                    } else {
+                        Side::Black
+                    };
+                    let mut p = *self.rng.pick(b"PPPPEEJNGRVDK");
+                    if p == b'K' {
+                        let k = &mut kings[side as usize];
+                        if *k {
+                            p = b'P';
+                        }
+                        *k = true;
+                    }
+                    Some((p, side))
+                } else {
+                    None
+                });
+            }
+            if cells.iter().all(Option::is_none) {
+                cells[0] = Some((b'P', Side::White));
+            }
+            any = true;
+            push_num(&mut v, line);
+            v.push(b':');
+            let mut empty = 0;
+            for c in cells {
+                match c {
+                    None => empty += 1,
+                    Some((p, side)) => {
+                        if empty > 0 {
+                            push_num(&mut v, empty);
+                            empty = 0;
+                        }
+                        self.letters.push(&mut v, p, side, true);
+                    }
+                }
+            }
+            if empty > 0 {
+                push_num(&mut v, empty);
+            }
+            v.push(b'/');
+        }
+        let turn = if self.rng.chance(500) {
+            Side::White
+        } else {
+            Side::Black
+        };
+        v.extend_from_slice(if turn == Side::White { b" w " } else { b" b " });
+        let castling: &[(u8, Side)] = match self.rng.below(4) {
+            0 => &[
+                (b'R', Side::White),
+                (b'K', Side::White),
+                (b'R', Side::White),
+                (b'R', Side::Black),
+                (b'K', Side::Black),
+                (b'R', Side::Black),
+            ],
+            1 => &[(b'K', Side::White), (b'K', Side::Black)],
+            _ => &[],
+        };
+        if castling.is_empty() {
+            v.extend_from_slice(if self.rng.chance(500) { b"-" } else { b"--" });
+        }
+        for &(p, side) in castling {
+            self.letters.push(&mut v, p, side, true);
+        }
+        v.extend_from_slice(b" - ");
+        push_num(&mut v, self.rng.range(0, 40));
+        let number = self.rng.range(1, 60);
+        v.push(b' ');
+        push_num(&mut v, number);
+        (
+            String::from_utf8(v).expect("ASCII and figurines"),
+            number,
+            turn,
+        )
+    }
+}
+
+fn other(side: Side) -> Side {
+    match side {
+        Side::White => Side::Black,
+        Side::Black => Side::White,
+    }
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Whole-process benchmark of the release binary against the copy baseline
+# (examples/copy_baseline.rs: the same line-by-line I/O, no filtering).
+#
+#   scripts/bench.sh            # 200 MB corpora, 5 runs each
+#   RUNS=7 MB=200 scripts/bench.sh
+#   FILTER=/path/to/other/ctlpgn-filter scripts/bench.sh   # time another build
+#
+# Prints MB/s (10^6 bytes per second, median of RUNS runs), the ratio of
+# the filter's time to the copy's, peak RSS with --jobs 1 on 100 MB and on
+# 1 GB (both generated on the fly and piped in, so nothing that large is
+# written to disk), and the --jobs 2 speed-up. Generated files go to
+# target/bench/ (or $BENCH_DIR), never into the source tree. Wall-clock
+# numbers are only as quiet as the machine: run it on an idle one.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-5}
+MB=${MB:-200}
+DIR=${BENCH_DIR:-target/bench}
+mkdir -p "$DIR"
+
+cargo build --release --quiet --bin ctlpgn-filter --example gen_corpus --example copy_baseline
+BIN=${FILTER:-target/release/ctlpgn-filter}
+GEN=target/release/examples/gen_corpus
+COPY=target/release/examples/copy_baseline
+
+MIXED=$DIR/mixed-$MB.ctl-pgn
+ASCII=$DIR/ascii-$MB.ctl-pgn
+[ -s "$MIXED" ] || "$GEN" --mb "$MB" --seed 1 > "$MIXED"
+[ -s "$ASCII" ] || "$GEN" --mb "$MB" --seed 1 --ascii > "$ASCII"
+
+# Sanity: nothing rejected, the ASCII corpus is canonical already, and
+# --jobs 2 writes the same bytes as --jobs 1.
+"$BIN" --jobs 1 --stats "$MIXED" 2>"$DIR/stats.txt" >"$DIR/out1.ctl-pgn"
+grep -q " 0 rejected" "$DIR/stats.txt" || { cat "$DIR/stats.txt"; echo "bench: games rejected" >&2; exit 1; }
+"$BIN" --jobs 2 "$MIXED" | cmp -s - "$DIR/out1.ctl-pgn" || { echo "bench: --jobs 2 differs from --jobs 1" >&2; exit 1; }
+"$BIN" --jobs 1 "$ASCII" | cmp -s - "$ASCII" || { echo "bench: the ASCII corpus is not canonical" >&2; exit 1; }
+rm -f "$DIR/out1.ctl-pgn"
+
+# median_seconds CMD...: runs CMD (stdout to /dev/null) once to warm the
+# cache, then RUNS times; prints the median wall time in seconds.
+median_seconds() {
+    "$@" > /dev/null
+    local times=()
+    for _ in $(seq "$RUNS"); do
+        local t0 t1
+        t0=$(date +%s%N)
+        "$@" > /dev/null
+        t1=$(date +%s%N)
+        times+=("$(( t1 - t0 ))")
+    done
+    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2; printf "%.3f\n", m / 1e9}'
+}
+
+mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+size_mixed=$(stat -c %s "$MIXED")
+size_ascii=$(stat -c %s "$ASCII")
+echo "machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs each, median"
+echo
+
+t_copy_m=$(median_seconds "$COPY" "$MIXED")
+t_copy_a=$(median_seconds "$COPY" "$ASCII")
+t_mixed=$(median_seconds "$BIN" --jobs 1 "$MIXED")
+t_ascii=$(median_seconds "$BIN" --jobs 1 "$ASCII")
+t_mixed2=$(median_seconds "$BIN" --jobs 2 "$MIXED")
+
+printf '| %-44s | %8s | %7s | %13s |\n' "run ($MB MB input)" "time s" "MB/s" "ratio to copy"
+printf '| %-44s | %8s | %7s | %13s |\n' "---" "---:" "---:" "---:"
+printf '| %-44s | %8s | %7s | %13s |\n' "copy baseline, mixed" "$t_copy_m" "$(mbps "$size_mixed" "$t_copy_m")" "1.00"
+printf '| %-44s | %8s | %7s | %13s |\n' "ctlpgn-filter --jobs 1, mixed" "$t_mixed" "$(mbps "$size_mixed" "$t_mixed")" "$(ratio "$t_mixed" "$t_copy_m")"
+printf '| %-44s | %8s | %7s | %13s |\n' "copy baseline, ASCII canonical" "$t_copy_a" "$(mbps "$size_ascii" "$t_copy_a")" "1.00"
+printf '| %-44s | %8s | %7s | %13s |\n' "ctlpgn-filter --jobs 1, ASCII canonical" "$t_ascii" "$(mbps "$size_ascii" "$t_ascii")" "$(ratio "$t_ascii" "$t_copy_a")"
+printf '| %-44s | %8s | %7s | %13s |\n' "ctlpgn-filter --jobs 2, mixed" "$t_mixed2" "$(mbps "$size_mixed" "$t_mixed2")" "$(ratio "$t_mixed2" "$t_copy_m")"
+echo
+echo "--jobs 2 speed-up on the mixed corpus: $(ratio "$t_mixed" "$t_mixed2")x"
+
+# Peak RSS with --jobs 1, input piped from the generator.
+if [ -x /usr/bin/time ]; then
+    for size in 100 1000; do
+        rss=$("$GEN" --mb "$size" --seed 2 | { /usr/bin/time -f '%M' "$BIN" --jobs 1 > /dev/null; } 2>&1 | tail -1)
+        echo "peak RSS, --jobs 1, $size MB piped: $rss KB"
+    done
+else
+    echo "peak RSS: /usr/bin/time missing (apt-get install -y time)"
+fi
