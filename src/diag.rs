@@ -4,6 +4,12 @@ use bstr::ByteSlice;
 use std::fmt;
 
 /// How bad a diagnostic is.
+///
+/// ```
+/// use ctlpgn_filter::{Filter, Severity};
+/// let (_, diags, _) = Filter::default().filter_bytes(b"1. E7-E13:\n");
+/// assert_eq!(diags[0].severity, Severity::Warning); // no Variant tag: added
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
     /// The game is rejected.

@@ -6,6 +6,15 @@ use std::fmt;
 pub const COLUMNS: &[u8; 15] = b"PTABCDEFGHIKLXZ";
 
 /// A hex in CTL coordinates: a column and a cross-line.
+///
+/// ```
+/// use ctlpgn_filter::Hex;
+/// let h = Hex::parse(b"F14").unwrap();
+/// assert_eq!((h.column(), h.line()), (b'F', 14));
+/// assert_eq!(h.to_string(), "F14");
+/// assert!(Hex::parse(b"F13").is_err()); // column F has even lines only
+/// assert_eq!(Hex::from_index(h.index()), h);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hex {
     col: u8,
@@ -13,6 +22,15 @@ pub struct Hex {
 }
 
 /// Why a coordinate is not a hex of the board.
+///
+/// ```
+/// use ctlpgn_filter::{Hex, HexError};
+/// assert_eq!(Hex::parse(b"J5"), Err(HexError::NoColumn(b'J')));
+/// assert_eq!(
+///     Hex::parse(b"F1").unwrap_err().to_string(),
+///     "F1 is not on the board: column F has even lines 0-28"
+/// );
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HexError {
     /// The letter names no column.

@@ -4,6 +4,12 @@ use crate::hex::{push_decimal, Hex};
 use std::fmt;
 
 /// White or Black.
+///
+/// ```
+/// use ctlpgn_filter::Side;
+/// assert_eq!(Side::White.other(), Side::Black);
+/// assert_eq!(Side::Black.to_string(), "Black");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
     /// The first player.
@@ -36,6 +42,14 @@ pub const STANDARD_LETTERS: &[u8; 9] = b"PEJNGRVDK";
 
 /// A piece as written: an upper-case letter (standard or alternative) or a
 /// FAN figurine, which also carries the colour it was drawn in.
+///
+/// ```
+/// use ctlpgn_filter::{Glyph, Side};
+/// let mut out = Vec::new();
+/// Glyph::letter(b'J').write_to(&mut out);
+/// Glyph { letter: b'J', fan: Some(Side::Black) }.write_to(&mut out);
+/// assert_eq!(String::from_utf8(out).unwrap(), "J♝");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Glyph {
     /// Upper-case ASCII letter; for a figurine, the standard letter it stands for.
@@ -99,6 +113,14 @@ pub fn decode_figurine(bytes: &[u8]) -> Option<(u8, Side, usize)> {
 }
 
 /// The separator between origin and destination.
+///
+/// ```
+/// use ctlpgn_filter::{Action, Filter, Sep};
+/// // `@@`: en passant on the first hex a triple move passed.
+/// let (out, _, _) = Filter::default().filter_bytes(b"1. G7-G13, F12@@G9:\n");
+/// assert!(String::from_utf8(out).unwrap().contains("F12@@G9:"));
+/// assert_ne!(Sep::At, Sep::AtAt);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sep {
     /// A plain move, with the dash as written (`-` or a Unicode dash).
@@ -115,6 +137,12 @@ pub enum Sep {
 }
 
 /// Dashes accepted for a move; the ASCII pass turns them all into `-`.
+///
+/// ```
+/// use ctlpgn_filter::Dash;
+/// assert_eq!(Dash::from_char('\u{2010}'), Some(Dash('\u{2010}')));
+/// assert_eq!(Dash::from_char('x'), None);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dash(pub char);
 
@@ -143,6 +171,12 @@ impl Dash {
 }
 
 /// Check indicators.
+///
+/// ```
+/// use ctlpgn_filter::Check;
+/// assert_eq!(Check::Afar.as_str(), "+∞");
+/// assert_eq!(Check::Adjoining.as_str(), "+^"); // also read from the legacy `^+`
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
     /// `+`
@@ -171,6 +205,12 @@ impl Check {
 }
 
 /// Move ratings.
+///
+/// ```
+/// use ctlpgn_filter::Rating;
+/// assert_eq!(Rating::parse(b"?!"), Some(Rating::Dubious));
+/// assert_eq!(Rating::parse("◇".as_bytes()).map(Rating::as_str), Some("◇"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rating {
     /// `?`
@@ -219,6 +259,22 @@ impl Rating {
 }
 
 /// What a half-move does.
+///
+/// ```
+/// use ctlpgn_filter::{Action, Context, Flow, HalfMove, Pass, FilterBuilder};
+/// /// Counts castlings.
+/// struct Castlings(u32);
+/// impl Pass for Castlings {
+///     fn name(&self) -> &'static str { "castlings" }
+///     fn half_move(&mut self, mv: &mut HalfMove, _cx: &mut Context) -> Flow {
+///         if matches!(mv.action, Action::Castling { .. }) { self.0 += 1; }
+///         Flow::Keep
+///     }
+/// }
+/// let mut filter = FilterBuilder::new().pass(Box::new(Castlings(0))).build();
+/// let (out, _, _) = filter.filter_bytes(b"1. KRK-II, KRD-DE:\n");
+/// assert!(String::from_utf8(out).unwrap().contains("1. KRK-II, KRD-DE:"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Origin, separator, destination: `JE11×A23`.
@@ -267,6 +323,28 @@ pub const CASTLING: [(&[u8; 3], &[&str]); 3] = [
 ];
 
 /// One player's move with everything written after it.
+///
+/// ```
+/// use ctlpgn_filter::{Context, Flow, FilterBuilder, HalfMove, Pass, Side};
+/// /// Writes Black's moves' numbers into a list.
+/// struct Numbers(std::sync::Arc<std::sync::Mutex<Vec<u32>>>);
+/// impl Pass for Numbers {
+///     fn name(&self) -> &'static str { "numbers" }
+///     fn half_move(&mut self, mv: &mut HalfMove, _cx: &mut Context) -> Flow {
+///         if mv.side == Side::Black {
+///             self.0.lock().unwrap().push(mv.number);
+///         }
+///         let mut text = Vec::new();
+///         mv.write_move(&mut text);
+///         assert!(!text.is_empty());
+///         Flow::Keep
+///     }
+/// }
+/// let seen = std::sync::Arc::default();
+/// let mut filter = FilterBuilder::new().pass(Box::new(Numbers(std::sync::Arc::clone(&seen)))).build();
+/// filter.filter_bytes(b"1. E7-E13, E21-E15 2. F8-F12, F20-F16:\n");
+/// assert_eq!(*seen.lock().unwrap(), [1, 2]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HalfMove {
     /// Move number it belongs to.
@@ -412,6 +490,13 @@ impl HalfMove {
 }
 
 /// A game result.
+///
+/// ```
+/// use ctlpgn_filter::{Outcome, Side};
+/// assert_eq!(Outcome::parse("3-0"), Some(Outcome::WhiteWins));
+/// assert_eq!(Outcome::parse("1-0"), None); // PGN's, not CTL-PGN's
+/// assert_eq!(Outcome::BlackWins.winner(), Some(Side::Black));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// `3-0`

@@ -16,6 +16,21 @@ pub enum Flow {
 }
 
 /// A tag pair `[Name "value"]` as it reaches the passes.
+///
+/// ```
+/// use ctlpgn_filter::{Context, Flow, FilterBuilder, Pass, Tag};
+/// /// Drops the `Lang` tag (passes see tags read-only: they keep or drop them).
+/// struct NoLang;
+/// impl Pass for NoLang {
+///     fn name(&self) -> &'static str { "no-lang" }
+///     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
+///         if tag.name == "Lang" { Flow::Drop } else { Flow::Keep }
+///     }
+/// }
+/// let mut f = FilterBuilder::new().pass(Box::new(NoLang)).build();
+/// let (out, _, _) = f.filter_bytes(b"[Variant \"C'escacs\"]\n[Lang \"en\"]\n1. E7-E13:\n");
+/// assert!(!String::from_utf8(out).unwrap().contains("Lang"));
+/// ```
 #[derive(Debug)]
 pub struct Tag<'a> {
     /// Tag name.
@@ -29,6 +44,22 @@ pub struct Tag<'a> {
 }
 
 /// Where a variation edge is.
+///
+/// ```
+/// use ctlpgn_filter::{Context, Flow, FilterBuilder, Pass, Variation};
+/// /// Counts labelled variations.
+/// struct Labelled(u32);
+/// impl Pass for Labelled {
+///     fn name(&self) -> &'static str { "labelled" }
+///     fn variation(&mut self, edge: Variation, _cx: &mut Context) -> Flow {
+///         if let Variation::Open { label: Some(_) } = edge { self.0 += 1; }
+///         Flow::Keep
+///     }
+/// }
+/// let mut f = FilterBuilder::new().keep_variations(true).pass(Box::new(Labelled(0))).build();
+/// let (out, _, _) = f.filter_bytes(b"1. E7-E13: ($[1] 1. F8-F12)\n");
+/// assert!(String::from_utf8(out).unwrap().contains("($[1] 1. F8-F12)"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variation {
     /// `(`, optionally with a label `$[n]`.

@@ -9,6 +9,13 @@ use crate::model::{decode_figurine, Dash, Glyph, Side};
 use std::fmt;
 
 /// A piece on the board: its glyph as written and its colour.
+///
+/// ```
+/// use ctlpgn_filter::{Hex, Pdtl, Side};
+/// let p = Pdtl::parse("/1:Dk/ w - - 0 1").unwrap();
+/// let king = p.piece(Hex::parse(b"G1").unwrap()).unwrap();
+/// assert_eq!((king.glyph.letter, king.side), (b'K', Side::Black));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Piece {
     /// Letter or figurine.
@@ -18,6 +25,12 @@ pub struct Piece {
 }
 
 /// One mark of the castling field: a piece letter, or a dash.
+///
+/// ```
+/// use ctlpgn_filter::{CastleMark, Pdtl};
+/// let p = Pdtl::parse("/1:DK/ w K- - 0 1").unwrap();
+/// assert!(matches!(p.castling(), [CastleMark::Piece(_), CastleMark::Moved]));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CastleMark {
     /// `R`, `K`, `r`, `k` (or an alternative letter, or a figurine).
@@ -27,6 +40,12 @@ pub enum CastleMark {
 }
 
 /// The en passant / scornful pawn field.
+///
+/// ```
+/// use ctlpgn_filter::{EnPassant, Hex, Pdtl};
+/// let p = Pdtl::parse("/1:DK/ b - G13@9-11 0 1").unwrap();
+/// assert_eq!(p.en_passant, EnPassant::Triple(Hex::parse(b"G13").unwrap(), 9, 11));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EnPassant {
     /// `-`
@@ -40,6 +59,16 @@ pub enum EnPassant {
 }
 
 /// A parsed PDTL.
+///
+/// ```
+/// use ctlpgn_filter::{Pdtl, Side};
+/// // The spec's continuation example: five fields, no move number.
+/// let p = Pdtl::parse("/1:DK/0:V/ b KRrkr - 2").unwrap();
+/// assert_eq!((p.turn, p.halfmove, p.number), (Side::Black, 2, None));
+/// let mut out = Vec::new();
+/// p.write_to(&mut out);
+/// assert_eq!(out, b"/1:DK/0:V/ b KRrkr - 2 ?");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pdtl {
     board: [Option<Piece>; Hex::COUNT],
@@ -60,6 +89,13 @@ pub struct Pdtl {
 }
 
 /// A fault in a PDTL value: byte offset into the value, and what is wrong.
+///
+/// ```
+/// use ctlpgn_filter::Pdtl;
+/// let e = Pdtl::parse("/22:2pjp/ w - - 0 1").unwrap_err();
+/// assert_eq!(e.to_string(), "PDTL: line 22 has 7 hexes, but 5 are described");
+/// assert_eq!(e.offset, 8);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdtlError {
     /// Byte offset into the tag value.

@@ -4,6 +4,15 @@ use crate::lexer::{standard_for, ALTERNATIVES};
 use std::fmt;
 
 /// The letters a game has redefined, merged over all its `Redefine` tags.
+///
+/// ```
+/// use ctlpgn_filter::RedefineMap;
+/// let mut m = RedefineMap::default();
+/// m.merge("A@J, T@R").unwrap();
+/// assert_eq!(m.resolve(b'T'), Ok(b'R'));
+/// assert!(m.resolve(b'R').is_err()); // redefined: write T
+/// assert!(m.merge("A@N").is_err());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RedefineMap {
     /// `to_standard[alt - b'A']` is the standard letter `alt` stands for, or 0.
@@ -17,6 +26,11 @@ pub struct RedefineMap {
 }
 
 /// Why a `Redefine` value was refused.
+///
+/// ```
+/// use ctlpgn_filter::{RedefineError, RedefineMap};
+/// assert_eq!(RedefineMap::default().merge("Y@J"), Err(RedefineError::UnknownLetter('Y')));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RedefineError {
     /// Not `ALT@STD, ...` nor `FAN`.

@@ -75,6 +75,13 @@ const KING_ROOK_HOME: &str = "I3";
 const QUEEN_ROOK_HOME: &str = "C3";
 
 /// Why a half-move does not fit the position it is played in.
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, Verify};
+/// let mut f = FilterBuilder::new().pass(Box::new(Verify::new())).build();
+/// let (_, diags, _) = f.filter_bytes(b"1. E9-E11:\n");
+/// assert_eq!(diags[0].message, "move 1 (White) E9-E11: no piece at E9");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Incoherence {
     message: String,
@@ -111,6 +118,14 @@ struct Unmoved {
 /// ([`Position::from_pdtl`]), advanced one half-move at a time by
 /// [`Position::play`], written back as a PDTL by [`Position::to_pdtl`] or
 /// `to_string()`.
+///
+/// ```
+/// use ctlpgn_filter::{Hex, Position, Side};
+/// let p = Position::initial();
+/// assert_eq!(p.turn(), Side::White);
+/// assert_eq!(p.piece(Hex::parse(b"G1").unwrap()).unwrap().glyph.letter, b'K');
+/// assert!(p.to_string().starts_with("/28:v/27:dk/"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
     board: [Option<Piece>; Hex::COUNT],
@@ -705,6 +720,17 @@ fn read_side(marks: &[CastleMark]) -> Unmoved {
 
 /// How a game ended, as [`Verify`] saw it; handed to the callback set with
 /// [`Verify::on_game_end`].
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, Verify};
+/// use std::sync::{Arc, Mutex};
+/// let last = Arc::new(Mutex::new(String::new()));
+/// let keep = Arc::clone(&last);
+/// let verify = Verify::new().on_game_end(move |end| *keep.lock().unwrap() = end.position.to_string());
+/// let mut f = FilterBuilder::new().pass(Box::new(verify)).build();
+/// f.filter_bytes(b"1. E7-E13:\n");
+/// assert!(last.lock().unwrap().contains("/13:3P4/"));
+/// ```
 #[derive(Debug)]
 pub struct GameEnd<'a> {
     /// The position after the last coherent main-line half-move: the final

@@ -4,6 +4,11 @@ use crate::model::{Action, Dash, HalfMove, Sep};
 use crate::pass::{Context, Flow, Pass};
 
 /// Writes every dash as `-` and `×` as `*`.
+///
+/// ```
+/// let (out, _, _) = ctlpgn_filter::Filter::default().filter_bytes("1. E7‐E13, E15×F16:\n".as_bytes());
+/// assert!(String::from_utf8(out).unwrap().contains("1. E7-E13, E15*F16:"));
+/// ```
 #[derive(Debug, Default)]
 pub struct AsciiSeparators;
 

@@ -8,6 +8,13 @@ use crate::pdtl::Pdtl;
 /// figurine's colour in PDTL (the writer prints Black's in lower case).
 /// A figurine in a game that did not declare `[Redefine "FAN"]` is accepted
 /// with one warning per game.
+///
+/// ```
+/// let input = "[Redefine \"FAN\"]\n1. ♗F6-C15, ♝F24-C17:\n";
+/// let (out, diags, _) = ctlpgn_filter::Filter::default().filter_bytes(input.as_bytes());
+/// assert!(String::from_utf8(out).unwrap().contains("1. JF6-C15, JF24-C17:"));
+/// assert_eq!(diags.len(), 1); // only the missing Variant tag
+/// ```
 #[derive(Debug, Default)]
 pub struct FanToLetters {
     warned: bool,

@@ -4,6 +4,11 @@ use crate::model::HalfMove;
 use crate::pass::{Context, Flow, Pass};
 
 /// Removes `?`, `!?`, `◇`... and `$n` from every half-move.
+///
+/// ```
+/// let (out, _, _) = ctlpgn_filter::Filter::default().filter_bytes(b"1. H6-H12 ?! $6, I23-I19!!:\n");
+/// assert!(String::from_utf8(out).unwrap().contains("1. H6-H12, I23-I19:"));
+/// ```
 #[derive(Debug, Default)]
 pub struct DropRatings;
 

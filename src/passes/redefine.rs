@@ -6,6 +6,14 @@ use crate::pdtl::Pdtl;
 
 /// Pass "redefine": drops `Redefine` tags and rewrites alternative letters
 /// (moves, PDTL, and `~X` references in kept comments) to standard ones.
+///
+/// ```
+/// let input = "[Redefine \"T@R\"]\n1. TA5-A9, A23-A19:\n";
+/// let (out, _, _) = ctlpgn_filter::Filter::default().filter_bytes(input.as_bytes());
+/// let out = String::from_utf8(out).unwrap();
+/// assert!(out.contains("1. RA5-A9, A23-A19:")); // the column A is never rewritten
+/// assert!(!out.contains("Redefine"));
+/// ```
 #[derive(Debug, Default)]
 pub struct UndoRedefine;
 

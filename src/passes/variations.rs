@@ -5,6 +5,11 @@ use crate::pass::{Context, Flow, Pass, Variation};
 
 /// Drops every variation with all it holds. The reader skips them by
 /// counting depth; this pass also drops whatever reaches it from inside one.
+///
+/// ```
+/// let (out, _, _) = ctlpgn_filter::Filter::default().filter_bytes(b"1. E7-E13 (1. F8-F12 (1. G7-G13)) 1. ..., E21-E15:\n");
+/// assert!(String::from_utf8(out).unwrap().contains("1. E7-E13, E21-E15:"));
+/// ```
 #[derive(Debug, Default)]
 pub struct DropVariations;
 
