@@ -308,16 +308,39 @@ impl Filter {
         reader.rejects = rejects;
         reader.line_no = origin.line;
         reader.line_start = origin.byte;
-        let mut buf = Vec::with_capacity(256);
-        loop {
-            buf.clear();
-            if input.read_until(b'\n', &mut buf)? == 0 {
+        // Lines are read where they lie in the input's buffer; only a line
+        // that runs past the buffer's end is gathered in `carry`.
+        let mut carry = Vec::new();
+        'read: loop {
+            let available = match input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                if !carry.is_empty() {
+                    reader.line(&carry)?;
+                }
                 break;
             }
-            reader.line(&buf)?;
-            if reader.stopped {
-                break;
+            let mut start = 0;
+            for end in memchr::memchr_iter(b'\n', available) {
+                let line = &available[start..=end];
+                start = end + 1;
+                if carry.is_empty() {
+                    reader.line(line)?;
+                } else {
+                    carry.extend_from_slice(line);
+                    reader.line(&carry)?;
+                    carry.clear();
+                }
+                if reader.stopped {
+                    break 'read;
+                }
             }
+            carry.extend_from_slice(&available[start..]);
+            let n = available.len();
+            input.consume(n);
         }
         if !reader.stopped {
             reader.finish_game(&[], None)?;

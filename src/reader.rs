@@ -159,7 +159,7 @@ struct Excerpt {
 
 /// Bytes kept each side of a fault: enough for the shown window of
 /// characters, whatever their UTF-8 length.
-const KEPT_BYTES: usize = 4 * crate::diag::WINDOW;
+const KEPT_BYTES: usize = 4 * crate::diag::WINDOW + 4;
 
 /// Slots of [`Reader::kept_lines`].
 const KEPT_LINES: usize = 5;
