@@ -449,20 +449,9 @@ pub fn bench_half_moves(input: &[u8]) -> Vec<HalfMove> {
             let Ok((action, check)) = parse_move(lx.slice()) else {
                 continue;
             };
-            let mut mv = HalfMove {
-                number: 1,
-                side: Side::White,
-                unknown_number: false,
-                action,
-                check,
-                rating: None,
-                nags: [0; HalfMove::MAX_NAGS],
-                nag_count: 0,
-                draw_offer: false,
-                end: false,
-                line: n as u64 + 1,
-                column: lx.span().start as u32 + 1,
-            };
+            let mut mv = HalfMove::new(1, Side::White, action, check);
+            mv.line = n as u64 + 1;
+            mv.column = lx.span().start as u32 + 1;
             if mv
                 .glyphs_mut()
                 .all(|g| g.fan.is_some() || crate::model::STANDARD_LETTERS.contains(&g.letter))
@@ -498,20 +487,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         .unwrap();
-        let mv = HalfMove {
-            number: 1,
-            side: Side::White,
-            unknown_number: false,
-            action,
-            check,
-            rating: None,
-            nags: [0; 4],
-            nag_count: 0,
-            draw_offer: false,
-            end: false,
-            line: 1,
-            column: 1,
-        };
+        let mv = HalfMove::new(1, Side::White, action, check);
         let mut out = Vec::new();
         mv.write_move(&mut out);
         String::from_utf8(out).unwrap()

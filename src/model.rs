@@ -377,6 +377,25 @@ impl HalfMove {
     /// How many NAGs one half-move may carry.
     pub const MAX_NAGS: usize = 4;
 
+    /// A half-move with nothing written after it (no rating, NAG, `(=)` or
+    /// `:`), at line 0, column 0 until the reader places it.
+    pub fn new(number: u32, side: Side, action: Action, check: Option<Check>) -> HalfMove {
+        HalfMove {
+            number,
+            side,
+            unknown_number: false,
+            action,
+            check,
+            rating: None,
+            nags: [0; HalfMove::MAX_NAGS],
+            nag_count: 0,
+            draw_offer: false,
+            end: false,
+            line: 0,
+            column: 0,
+        }
+    }
+
     /// The NAGs written after the move.
     pub fn nags(&self) -> &[u8] {
         &self.nags[..self.nag_count as usize]

@@ -986,21 +986,11 @@ impl<'f> Reader<'f> {
                 return None;
             }
         };
-        let column = self.column(line, off) as u32;
-        Some(HalfMove {
-            number,
-            side,
-            unknown_number: self.game.unknown_number && self.depth == 0,
-            action,
-            check,
-            rating: None,
-            nags: [0; HalfMove::MAX_NAGS],
-            nag_count: 0,
-            draw_offer: false,
-            end: false,
-            line: self.line_no,
-            column,
-        })
+        let mut mv = HalfMove::new(number, side, action, check);
+        mv.unknown_number = self.game.unknown_number && self.depth == 0;
+        mv.line = self.line_no;
+        mv.column = self.column(line, off) as u32;
+        Some(mv)
     }
 
     fn annotation(&mut self, line: &[u8], tok: Token, slice: &[u8], off: usize) {
@@ -1121,30 +1111,18 @@ impl<'f> Reader<'f> {
             self.moves_on_line = true;
             for m in &plain.moves {
                 let g = &mut self.game;
-                if m.side == Side::White {
+                if m.half.side == Side::White {
                     // number(), then main_move() for White.
                     g.unknown_number = false;
-                    g.number = m.number;
+                    g.number = m.half.number;
                     g.expect = Expect::Black;
                 } else {
                     g.expect = Expect::Number;
                 }
                 g.has_moves = true;
-                let column = self.column(line, m.off) as u32;
-                let mut mv = HalfMove {
-                    number: m.number,
-                    side: m.side,
-                    unknown_number: false,
-                    action: m.action,
-                    check: m.check,
-                    rating: m.rating,
-                    nags: m.nags,
-                    nag_count: m.nag_count,
-                    draw_offer: m.draw_offer,
-                    end: m.end,
-                    line: self.line_no,
-                    column,
-                };
+                let mut mv = m.half;
+                mv.line = self.line_no;
+                mv.column = self.column(line, m.off) as u32;
                 if !(self.f.plain_chain && m.text_ok) {
                     self.emit_move(mv);
                     continue;

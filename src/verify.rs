@@ -961,20 +961,9 @@ mod tests {
             parse_move(b)
         };
         let (action, check) = parsed.unwrap_or_else(|e| panic!("{text}: {}", e.message));
-        HalfMove {
-            number,
-            side,
-            unknown_number: false,
-            action,
-            check,
-            rating: None,
-            nags: [0; HalfMove::MAX_NAGS],
-            nag_count: 0,
-            draw_offer: false,
-            end: false,
-            line: 1,
-            column: 1,
-        }
+        let mut mv = HalfMove::new(number, side, action, check);
+        (mv.line, mv.column) = (1, 1);
+        mv
     }
 
     /// Plays `moves` (White first, numbered from 1) and returns the position.

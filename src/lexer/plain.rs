@@ -19,24 +19,8 @@ use crate::redefine::RedefineMap;
 pub(crate) struct PlainMove {
     /// Byte offset of the move in the line.
     pub off: usize,
-    /// White or Black.
-    pub side: Side,
-    /// Move number.
-    pub number: u32,
-    /// The move, as [`parse_move`] would give it.
-    pub action: Action,
-    /// Check indicator.
-    pub check: Option<Check>,
-    /// Rating, when written.
-    pub rating: Option<Rating>,
-    /// NAGs.
-    pub nags: [u8; HalfMove::MAX_NAGS],
-    /// How many of `nags` are used.
-    pub nag_count: u8,
-    /// `(=)` follows.
-    pub draw_offer: bool,
-    /// `:` follows.
-    pub end: bool,
+    /// The half-move as the token path reads it (line and column not set).
+    pub half: HalfMove,
     /// Where the move's canonical text (no rating, NAG, `(=)` or `:`) is
     /// in [`PlainLine::text`].
     pub text: (u32, u32),
@@ -399,15 +383,7 @@ pub(crate) fn scan_plain_line(
             let (action, check, e, text_ok) = plain_move(b, i, map, &mut out.text)?;
             let mut mv = PlainMove {
                 off: i,
-                side,
-                number: n,
-                action,
-                check,
-                rating: None,
-                nags: [0; HalfMove::MAX_NAGS],
-                nag_count: 0,
-                draw_offer: false,
-                end: false,
+                half: HalfMove::new(n, side, action, check),
                 text: (t0, out.text.len() as u32),
                 text_ok,
             };
@@ -416,9 +392,11 @@ pub(crate) fn scan_plain_line(
             loop {
                 let j = skip_blanks(b, i);
                 match b.get(j) {
-                    Some(b'?' | b'!' | 0xE2) if mv.rating.is_none() && mv.nag_count == 0 => {
+                    Some(b'?' | b'!' | 0xE2)
+                        if mv.half.rating.is_none() && mv.half.nag_count == 0 =>
+                    {
                         let (r, n) = plain_rating(b, j)?;
-                        mv.rating = Some(r);
+                        mv.half.rating = Some(r);
                         i = j + n;
                     }
                     Some(b'$') if b.get(j + 1).is_some_and(u8::is_ascii_digit) => {
@@ -431,19 +409,19 @@ pub(crate) fn scan_plain_line(
                                 return None;
                             }
                         }
-                        if v > 255 || mv.nag_count as usize == HalfMove::MAX_NAGS {
+                        if v > 255 || mv.half.nag_count as usize == HalfMove::MAX_NAGS {
                             return None;
                         }
-                        mv.nags[mv.nag_count as usize] = v as u8;
-                        mv.nag_count += 1;
+                        mv.half.nags[mv.half.nag_count as usize] = v as u8;
+                        mv.half.nag_count += 1;
                         i = k;
                     }
-                    Some(b'(') if !mv.draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
-                        mv.draw_offer = true;
+                    Some(b'(') if !mv.half.draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
+                        mv.half.draw_offer = true;
                         i = j + 3;
                     }
                     Some(b':') => {
-                        mv.end = true;
+                        mv.half.end = true;
                         i = j + 1;
                         break;
                     }
@@ -458,7 +436,7 @@ pub(crate) fn scan_plain_line(
             if !ends_token(b.get(i)) && !opens_aside(b, i) {
                 return None;
             }
-            ended = mv.end || mv.check == Some(Check::Mate);
+            ended = mv.half.end || mv.half.check == Some(Check::Mate);
             out.moves.push(mv);
             i = skip_blanks(b, i);
             if ended {
@@ -510,29 +488,21 @@ mod tests {
                     let (action, check) = parse_move(slice).ok()?;
                     moves.push(PlainMove {
                         off,
-                        side,
-                        number,
-                        action,
-                        check,
-                        rating: None,
-                        nags: [0; HalfMove::MAX_NAGS],
-                        nag_count: 0,
-                        draw_offer: false,
-                        end: false,
+                        half: HalfMove::new(number, side, action, check),
                         text: (0, 0),
                         text_ok: false,
                     });
                     side = Side::Black;
                 }
-                Token::Rating => moves.last_mut()?.rating = Rating::parse(slice),
+                Token::Rating => moves.last_mut()?.half.rating = Rating::parse(slice),
                 Token::Nag => {
-                    let m = moves.last_mut()?;
+                    let m = &mut moves.last_mut()?.half;
                     m.nags[m.nag_count as usize] =
                         std::str::from_utf8(&slice[1..]).ok()?.parse().ok()?;
                     m.nag_count += 1;
                 }
-                Token::DrawOffer => moves.last_mut()?.draw_offer = true,
-                Token::EndMarker => moves.last_mut()?.end = true,
+                Token::DrawOffer => moves.last_mut()?.half.draw_offer = true,
+                Token::EndMarker => moves.last_mut()?.half.end = true,
                 Token::Result | Token::Unfinished => {
                     result = Some(Outcome::parse(std::str::from_utf8(slice).ok()?)?)
                 }
@@ -559,40 +529,13 @@ mod tests {
             assert_eq!(result, out.result.map(|r| r.0), "{text}");
             assert_eq!(moves.len(), out.moves.len(), "{text}");
             for (t, p) in moves.iter().zip(&out.moves) {
-                let strip = |m: &PlainMove| {
-                    (
-                        m.off,
-                        m.side,
-                        m.number,
-                        m.action,
-                        m.check,
-                        m.rating,
-                        m.nags,
-                        m.nag_count,
-                        m.draw_offer,
-                        m.end,
-                    )
-                };
-                assert_eq!(strip(t), strip(p), "{text}");
+                assert_eq!((t.off, t.half), (p.off, p.half), "{text}");
                 // The built-in passes on the move, as the reader runs them.
                 let mut cx = crate::pass::Context {
                     redefine: *map,
                     ..Default::default()
                 };
-                let mut mv = HalfMove {
-                    number: p.number,
-                    side: p.side,
-                    unknown_number: false,
-                    action: p.action,
-                    check: p.check,
-                    rating: p.rating,
-                    nags: p.nags,
-                    nag_count: p.nag_count,
-                    draw_offer: p.draw_offer,
-                    end: p.end,
-                    line: 1,
-                    column: 1,
-                };
+                let mut mv = p.half;
                 crate::passes::UndoRedefine.half_move(&mut mv, &mut cx);
                 crate::passes::FanToLetters::default().half_move(&mut mv, &mut cx);
                 crate::passes::AsciiSeparators.half_move(&mut mv, &mut cx);
