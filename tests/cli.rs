@@ -230,3 +230,24 @@ fn readme_quick_start_filters_the_corpus() {
     assert_eq!(out.status.code(), Some(0));
     assert!(!out.stdout.is_empty());
 }
+
+#[test]
+fn keep_variations_and_keep_ratings_keep_them() {
+    cmd()
+        .args(["--keep-variations", "--keep-ratings"])
+        .write_stdin(
+            "[Variant \"C'escacs\"]\n1. E7-E13 ?!, E21-E15 $2\n(1. F8-F12)\n2. F8-F12:\n*\n",
+        )
+        .assert()
+        .success()
+        .stdout(
+            "[Variant \"C'escacs\"]\n\n1. E7-E13 ?!, E21-E15 $2\n(1. F8-F12)\n2. F8-F12:\n*\n\n",
+        );
+}
+
+#[test]
+fn jobs_must_be_a_number() {
+    let out = cmd().args(["--jobs", "many"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--jobs"));
+}
