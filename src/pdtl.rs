@@ -24,6 +24,44 @@ pub struct Piece {
     pub side: Side,
 }
 
+/// What stands on each of the 169 hexes, indexed by [`Hex`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Board([Option<Piece>; Hex::COUNT]);
+
+impl Default for Board {
+    fn default() -> Board {
+        Board([None; Hex::COUNT])
+    }
+}
+
+impl Board {
+    /// Every occupied hex and its piece, line by line from line 0.
+    pub fn pieces(&self) -> impl Iterator<Item = (Hex, Piece)> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.map(|p| (Hex::from_index(i), p)))
+    }
+
+    /// Every hex's content, for rewriting in place.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Option<Piece>> {
+        self.0.iter_mut()
+    }
+}
+
+impl std::ops::Index<Hex> for Board {
+    type Output = Option<Piece>;
+    fn index(&self, hex: Hex) -> &Option<Piece> {
+        &self.0[hex.index()]
+    }
+}
+
+impl std::ops::IndexMut<Hex> for Board {
+    fn index_mut(&mut self, hex: Hex) -> &mut Option<Piece> {
+        &mut self.0[hex.index()]
+    }
+}
+
 /// One mark of the castling field: a piece letter, or a dash.
 ///
 /// ```
@@ -71,7 +109,7 @@ pub enum EnPassant {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pdtl {
-    board: [Option<Piece>; Hex::COUNT],
+    board: Board,
     /// Side to move.
     pub turn: Side,
     castling: [CastleMark; 6],
@@ -172,7 +210,7 @@ impl Pdtl {
     /// Parses a PDTL value.
     pub fn parse(value: &str) -> Result<Pdtl, PdtlError> {
         let b = value.as_bytes();
-        let mut board = [None; Hex::COUNT];
+        let mut board = Board::default();
         let mut i = 0;
         if b.first() != Some(&b'/') {
             return fail(
@@ -245,7 +283,7 @@ impl Pdtl {
                             return fail(i, format!("two {} kings", p.side));
                         }
                     }
-                    board[hex.index()] = Some(p);
+                    board[hex] = Some(p);
                     k += 1;
                     i += n;
                 } else {
@@ -333,9 +371,9 @@ impl Pdtl {
             "a castling field has one to six marks, not {}",
             castling.len()
         );
-        let mut board = [None; Hex::COUNT];
+        let mut board = Board::default();
         for (hex, piece) in pieces {
-            board[hex.index()] = Some(piece);
+            board[hex] = Some(piece);
         }
         let mut marks = [CastleMark::Moved; 6];
         marks[..castling.len()].copy_from_slice(castling);
@@ -354,15 +392,12 @@ impl Pdtl {
 
     /// The piece on `hex`, if any.
     pub fn piece(&self, hex: Hex) -> Option<Piece> {
-        self.board[hex.index()]
+        self.board[hex]
     }
 
     /// Every occupied hex and its piece.
     pub fn pieces(&self) -> impl Iterator<Item = (Hex, Piece)> + '_ {
-        self.board
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| p.map(|p| (Hex::from_index(i), p)))
+        self.board.pieces()
     }
 
     /// The castling field's marks.
@@ -387,14 +422,14 @@ impl Pdtl {
         out.push(b'/');
         for line in (0..=28u8).rev() {
             let hexes = Hex::line_hexes(line);
-            if hexes.iter().all(|h| self.board[h.index()].is_none()) {
+            if hexes.iter().all(|&h| self.board[h].is_none()) {
                 continue;
             }
             push_decimal(out, u64::from(line));
             out.push(b':');
             let mut empty = 0u64;
             for h in hexes {
-                match self.board[h.index()] {
+                match self.board[*h] {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {

@@ -27,7 +27,7 @@ use crate::hex::Hex;
 use crate::lexer::standard_for;
 use crate::model::{Action, Check, Glyph, HalfMove, Outcome, Sep, Side, STANDARD_LETTERS};
 use crate::pass::{Context, Flow, Pass, Tag};
-use crate::pdtl::{CastleMark, EnPassant, Pdtl, Piece};
+use crate::pdtl::{Board, CastleMark, EnPassant, Pdtl, Piece};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -128,7 +128,7 @@ struct Unmoved {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
-    board: [Option<Piece>; Hex::COUNT],
+    board: Board,
     turn: Side,
     unmoved: [Unmoved; 2],
     en_passant: EnPassant,
@@ -159,9 +159,9 @@ impl Position {
     /// become standard letters; a castling field that leaves a side out
     /// means that side's king has moved.
     pub fn from_pdtl(pdtl: &Pdtl) -> Position {
-        let mut board = [None; Hex::COUNT];
+        let mut board = Board::default();
         for (hex, piece) in pdtl.pieces() {
-            board[hex.index()] = Some(Piece {
+            board[hex] = Some(Piece {
                 glyph: Glyph::letter(standard(piece.glyph)),
                 side: piece.side,
             });
@@ -179,15 +179,12 @@ impl Position {
 
     /// The piece on `hex`, if any (standard letter, no figurine).
     pub fn piece(&self, hex: Hex) -> Option<Piece> {
-        self.board[hex.index()]
+        self.board[hex]
     }
 
     /// Every occupied hex and its piece, line by line from line 0.
     pub fn pieces(&self) -> impl Iterator<Item = (Hex, Piece)> + '_ {
-        self.board
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| p.map(|p| (Hex::from_index(i), p)))
+        self.board.pieces()
     }
 
     /// The side to move.
@@ -281,13 +278,13 @@ impl Position {
     }
 
     fn at(&self, hex: Hex) -> Option<Piece> {
-        self.board[hex.index()]
+        self.board[hex]
     }
 
     /// Empties `hex`, or puts a piece there, forgetting the castling
     /// rights of whatever stood there at home.
     fn set(&mut self, hex: Hex, piece: Option<Piece>) {
-        self.board[hex.index()] = piece;
+        self.board[hex] = piece;
         for side in [Side::White, Side::Black] {
             let u = &mut self.unmoved[side as usize];
             if hex == home(KING_HOME, side) {
@@ -1199,9 +1196,9 @@ mod tests {
     /// A board with only the kings and rooks at home.
     fn castling_ready() -> Position {
         let mut p = Position::initial();
-        for i in 0..Hex::COUNT {
-            if !matches!(p.board[i], Some(pc) if matches!(pc.glyph.letter, KING | ROOK)) {
-                p.board[i] = None;
+        for cell in p.board.iter_mut() {
+            if !matches!(cell, Some(pc) if matches!(pc.glyph.letter, KING | ROOK)) {
+                *cell = None;
             }
         }
         p
@@ -1263,16 +1260,16 @@ mod tests {
             "castling needs I5 empty, and it holds a White pawn (P)"
         );
         let mut p = castling_ready();
-        p.board[hex("I3").index()] = None;
+        p.board[hex("I3")] = None;
         let e = p.play(&half_move(Side::White, 1, "KRK-II")).unwrap_err();
         assert_eq!(e.to_string(), "the rook castles from I3: no piece at I3");
         let mut p = castling_ready();
-        p.board[hex("G1").index()] = None;
+        p.board[hex("G1")] = None;
         let e = p.play(&half_move(Side::White, 1, "KRR-HIH")).unwrap_err();
         assert_eq!(e.to_string(), "the king castles from G1: no piece at G1");
         // The rook the prefix names is the one that must be home.
         let mut p = castling_ready();
-        p.board[hex("I3").index()] = None;
+        p.board[hex("I3")] = None;
         p.play(&half_move(Side::White, 1, "KRD-DD")).unwrap();
     }
 
