@@ -297,6 +297,7 @@ impl<'c> Session<'c> {
             bar: &progress,
             ndjson: cli.format == OutputFormat::Ndjson,
             at_line_start: true,
+            games: 0,
         };
         let (quiet, color) = (cli.quiet, self.color);
         let bar = progress.clone();
@@ -485,6 +486,7 @@ struct GameCounter<'a> {
     bar: &'a ProgressBar,
     ndjson: bool,
     at_line_start: bool,
+    games: u64,
 }
 
 impl Write for GameCounter<'_> {
@@ -504,9 +506,8 @@ impl Write for GameCounter<'_> {
                 self.at_line_start = last == b'\n';
             }
             if games > 0 {
-                let before: u64 = self.bar.message().parse().unwrap_or(0);
-                self.bar
-                    .set_message(format!("{} games", before + games as u64));
+                self.games += games as u64;
+                self.bar.set_message(format!("{} games", self.games));
             }
         }
         Ok(n)
