@@ -10,11 +10,8 @@
 #[path = "../examples/support/corpus.rs"]
 mod corpus;
 
-use ctlpgn_filter::passes::{
-    bench_half_moves, bench_lex, AsciiSeparators, DropComments, DropRatings, DropVariations,
-    FanToLetters, UndoRedefine,
-};
-use ctlpgn_filter::{Context, Filter, Pass};
+use ctlpgn_filter::passes::{bench_half_moves, bench_lex};
+use ctlpgn_filter::{Context, Filter};
 use divan::counter::BytesCount;
 use divan::{black_box, Bencher};
 use std::sync::LazyLock;
@@ -53,14 +50,7 @@ fn pass_chain(bencher: Bencher, corpus: &str) {
     bencher
         .counter(BytesCount::new(data.len()))
         .with_inputs(|| {
-            let passes: Vec<Box<dyn Pass>> = vec![
-                Box::new(UndoRedefine),
-                Box::new(FanToLetters::default()),
-                Box::new(DropComments::default()),
-                Box::new(DropVariations),
-                Box::new(DropRatings),
-                Box::new(AsciiSeparators),
-            ];
+            let passes = ctlpgn_filter::passes::builtin();
             (passes, Context::default(), Vec::with_capacity(1 << 20))
         })
         .bench_local_values(|(mut passes, mut cx, mut out)| {

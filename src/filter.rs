@@ -2,9 +2,6 @@
 
 use crate::diag::Diagnostic;
 use crate::pass::{Context, Pass};
-use crate::passes::{
-    AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
-};
 use crate::reader::Reader;
 use crate::writer::{Format, Writer};
 use std::io::{self, BufRead, Write};
@@ -191,15 +188,7 @@ impl FilterBuilder {
 
     /// The filter.
     pub fn build(self) -> Filter {
-        let builtin: [Box<dyn Pass>; 6] = [
-            Box::new(UndoRedefine),
-            Box::new(FanToLetters::default()),
-            Box::new(DropComments::default()),
-            Box::new(DropVariations),
-            Box::new(DropRatings),
-            Box::new(AsciiSeparators),
-        ];
-        let mut passes: Vec<Box<dyn Pass>> = builtin
+        let mut passes: Vec<Box<dyn Pass>> = crate::passes::builtin()
             .into_iter()
             .filter(|p| !self.skip.contains(&p.name()))
             .collect();
