@@ -8,7 +8,7 @@
 
 use crate::diag::{char_column, excerpt, Diagnostic, Severity};
 use crate::filter::{Filter, Report};
-use crate::lexer::plain::{scan_plain_line, PlainLine};
+use crate::lexer::plain::{scan_plain_line, CanonicalText, HalfMoves};
 use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
 use crate::model::{Check, HalfMove, Outcome, Rating, Side};
 use crate::pass::{Flow, Tag, Variation};
@@ -122,7 +122,7 @@ pub(crate) struct Reader<'f> {
     norm: Vec<u8>,
     norm_map: Vec<u32>,
     /// Move pairs read without the lexer (see [`Reader::plain`]).
-    plain: PlainLine,
+    plain: HalfMoves,
     /// Incremental column count within the current line: (offset, column).
     col_cache: (usize, u64),
     /// The current line is ASCII: a column is its byte offset plus one.
@@ -215,7 +215,7 @@ impl<'f> Reader<'f> {
             game: Game::new(),
             norm: Vec::new(),
             norm_map: Vec::new(),
-            plain: PlainLine::default(),
+            plain: HalfMoves::default(),
             col_cache: (0, 1),
             line_ascii: true,
             line_start: 0,
@@ -432,6 +432,13 @@ impl<'f> Reader<'f> {
                 }
             } else if let Some(p) = self.plain(line, seg, pos) {
                 pos = p;
+            } else if let Some((start, end)) = plain_tag(text, pos) {
+                // What lex() does with the Tag token it would read.
+                self.token(line, Token::Tag, &text[start..end], seg.orig(start))?;
+                if self.stopped {
+                    return Ok(());
+                }
+                pos = end;
             } else {
                 pos = self.lex(line, seg, pos)?;
             }
@@ -1101,50 +1108,77 @@ impl<'f> Reader<'f> {
             Expect::Number => Some(g.number.saturating_add(1)),
             Expect::White | Expect::Black => return None,
         };
-        let mut plain = std::mem::take(&mut self.plain);
-        let end = scan_plain_line(line, pos, first, &self.f.cx.redefine, &mut plain);
-        if end.is_some() {
-            // What token() does for the first `N.`.
-            if !self.game.past_tags {
-                self.leave_tags();
-            }
-            self.moves_on_line = true;
-            for m in &plain.moves {
-                let g = &mut self.game;
-                if m.half.side == Side::White {
-                    // number(), then main_move() for White.
-                    g.unknown_number = false;
-                    g.number = m.half.number;
-                    g.expect = Expect::Black;
-                } else {
-                    g.expect = Expect::Number;
-                }
-                g.has_moves = true;
-                let mut mv = m.half;
-                mv.line = self.line_no;
-                mv.column = self.column(line, m.off) as u32;
-                if !(self.f.plain_chain && m.text_ok) {
-                    self.emit_move(mv);
-                    continue;
-                }
-                // The built-in passes would leave the move's text as the
-                // scanner wrote it: only its ratings are left to drop.
-                if self.f.drop_ratings {
-                    self.report.ratings_dropped +=
-                        u64::from(mv.rating.is_some()) + u64::from(mv.nag_count);
-                    mv.rating = None;
-                    mv.nag_count = 0;
-                }
-                self.main_line_move(&mv);
-                let text = &plain.text[m.text.0 as usize..m.text.1 as usize];
-                self.f.writer.plain_move(&mv, text);
-            }
-            if let Some((o, _)) = plain.result {
-                self.game.result = Some(o);
-            }
+        let digit_at = line[pos..].iter().find(|&&c| c != b' ' && c != b'\t');
+        if !digit_at.is_some_and(u8::is_ascii_digit) {
+            return None;
         }
-        self.plain = plain;
-        end
+        // What token() does for the line's first token, a number: the
+        // comments held among the tags go first.
+        if !self.game.past_tags {
+            self.leave_tags();
+        }
+        let map = &self.f.cx.redefine;
+        let run = if self.f.plain_chain {
+            // The chain would leave these moves as the scanner writes them:
+            // it writes them straight into the game's text.
+            let text = self.f.writer.plain_text();
+            let len = text.len();
+            let mut out = CanonicalText::new(text, !self.f.drop_ratings);
+            let run = scan_plain_line(line, pos, first, map, &mut out);
+            if run.is_none() {
+                self.f.writer.plain_text().truncate(len);
+            }
+            run?
+        } else {
+            self.plain.0.clear();
+            scan_plain_line(line, pos, first, map, &mut self.plain)?
+        };
+        // What number() and main_move() do for the moves.
+        self.moves_on_line = true;
+        let g = &mut self.game;
+        g.unknown_number = false;
+        g.number = run.number;
+        g.expect = if run.white_last {
+            Expect::Black
+        } else {
+            Expect::Number
+        };
+        g.has_moves = true;
+        if self.f.plain_chain {
+            // What emit_move() and the writer do for each move.
+            g.last_move_ends = run.ends;
+            g.end_seen |= run.ends;
+            let last_side = if run.white_last {
+                Side::White
+            } else {
+                Side::Black
+            };
+            if run.mate {
+                g.mate_by = Some(last_side);
+            }
+            self.report.half_moves += u64::from(run.half_moves);
+            if self.f.drop_ratings {
+                self.report.ratings_dropped += u64::from(run.ratings);
+            }
+            let col = self.column(line, run.last_off);
+            self.game.last_move_pos = (self.line_no, col);
+            self.f
+                .writer
+                .plain_written(run.white_last.then_some(run.number));
+        } else {
+            let mut moves = std::mem::take(&mut self.plain);
+            for &(off, mut mv) in &moves.0 {
+                mv.line = self.line_no;
+                mv.column = self.column(line, off) as u32;
+                self.emit_move(mv);
+            }
+            moves.0.clear();
+            self.plain = moves;
+        }
+        if let Some(o) = run.result {
+            self.game.result = Some(o);
+        }
+        Some(run.end)
     }
 
     fn tag(&mut self, line: &[u8], slice: &[u8], off: usize) {
@@ -1385,6 +1419,36 @@ fn label_of(slice: &[u8]) -> Option<u32> {
 fn tag_name(tag: &[u8]) -> &[u8] {
     let q = memchr::memchr(b'"', tag).unwrap_or(tag.len());
     tag[1..q].trim_ascii()
+}
+
+/// A tag pair at `pos` (after blanks) whose value has no escape: where it
+/// starts and ends. The lexer reads the same bytes as one `Tag` token; a
+/// value with a backslash is left to it.
+fn plain_tag(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    let blank = |c: &u8| matches!(c, b' ' | b'\t');
+    let start = pos + text[pos..].iter().take_while(|c| blank(c)).count();
+    let rest = text.get(start..)?.strip_prefix(b"[")?;
+    let name = rest.iter().take_while(|c| blank(c)).count();
+    let name_len = rest[name..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_')
+        .count();
+    if name_len == 0 {
+        return None;
+    }
+    let mut i = name + name_len;
+    i += rest[i..].iter().take_while(|c| blank(c)).count();
+    let value = rest.get(i..)?.strip_prefix(b"\"")?;
+    let q = memchr::memchr2(b'"', b'\\', value)?;
+    if value[q] != b'"' {
+        return None;
+    }
+    let after = &value[q + 1..];
+    let close = after.iter().take_while(|c| blank(c)).count();
+    (after.get(close) == Some(&b']')).then(|| {
+        let end = text.len() - after.len() + close + 1;
+        (start, end)
+    })
 }
 
 /// `[Name "` at the start of a line (after blanks).

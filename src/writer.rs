@@ -120,18 +120,32 @@ impl Writer {
         if depth > 0 {
             return self.variation_move(mv);
         }
-        self.main_line(mv, |out| mv.write_move(out));
+        self.main_line(mv);
     }
 
-    /// [`Writer::half_move`] for a main-line move whose canonical text,
-    /// what [`HalfMove::write_move`] would write, is already at hand.
-    pub fn plain_move(&mut self, mv: &HalfMove, text: &[u8]) {
-        self.main_line(mv, |out| out.extend_from_slice(text));
+    /// Where the reader's fast path writes main-line pairs itself, laid
+    /// out as [`Writer::half_move`] lays them out, from the start of a line.
+    pub fn plain_text(&mut self) -> &mut Vec<u8> {
+        self.close_line();
+        &mut self.body
+    }
+
+    /// The movetext laid out so far.
+    #[cfg(test)]
+    pub fn body(&self) -> &[u8] {
+        &self.body
+    }
+
+    /// The fast path wrote main-line moves; the line of move `open` is
+    /// left open when Black's move of it is still due.
+    pub fn plain_written(&mut self, open: Option<u32>) {
+        self.moved = true;
+        self.open_line = open;
     }
 
     /// Lays out a main-line half-move: `N. WHITE, BLACK` a line, `N. ..., `
-    /// for a Black move that opens one; `write_move` writes the move itself.
-    fn main_line(&mut self, mv: &HalfMove, write_move: impl FnOnce(&mut Vec<u8>)) {
+    /// for a Black move that opens one.
+    fn main_line(&mut self, mv: &HalfMove) {
         // `N?` marks a game's first move line only: the reader accepts it nowhere else.
         let mark = if mv.unknown_number && !self.moved {
             b'?'
@@ -156,7 +170,7 @@ impl Writer {
                 self.body.extend_from_slice(b"..., ");
             }
         }
-        write_move(&mut self.body);
+        mv.write_move(&mut self.body);
         mv.write_annotations(&mut self.body);
         mv.write_indicators(&mut self.body);
         if mv.side == Side::Black {

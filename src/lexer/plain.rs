@@ -14,32 +14,121 @@ use crate::model::{
 };
 use crate::redefine::RedefineMap;
 
-/// One half-move of a plain move line, as [`scan_plain_line`] read it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PlainMove {
-    /// Byte offset of the move in the line.
-    pub off: usize,
-    /// The half-move as the token path reads it (line and column not set).
-    pub half: HalfMove,
-    /// Where the move's canonical text (no rating, NAG, `(=)` or `:`) is
-    /// in [`PlainLine::text`].
-    pub text: (u32, u32),
-    /// The built-in passes would make this move `text` without a
-    /// diagnostic (else `text` means nothing).
-    pub text_ok: bool,
+/// Where [`scan_plain_line`] puts the half-moves it reads.
+pub(crate) trait PlainOut {
+    /// `true`: the line's canonical text, laid out as the writer lays out
+    /// the main line, is made (see [`CanonicalText`]), and no half-move is
+    /// handed on; a move whose glyph the passes would report ends the scan.
+    /// `false`: each half-move goes to [`PlainOut::half_move`].
+    const TEXT: bool;
+
+    /// With `TEXT`: the text runs on from byte `at` of the line.
+    fn start(&mut self, at: usize);
+
+    /// With `TEXT`: the line's bytes up to `from` are canonical as they
+    /// stand; `from..to` is written `with`.
+    fn patch(&mut self, line: &[u8], from: usize, to: usize, with: &[u8]);
+
+    /// With `TEXT`: what follows `mv` is written as the writer writes it,
+    /// instead of the line's bytes `from..to`.
+    fn annotations(&mut self, line: &[u8], from: usize, to: usize, mv: &HalfMove);
+
+    /// Without `TEXT`: a half-move read at byte offset `off`.
+    fn half_move(&mut self, off: usize, mv: HalfMove);
 }
 
-/// What [`scan_plain_line`] read.
+/// The canonical text of what was read: what the built-in passes and the
+/// writer would make of the same half-moves. Made by copying the line's
+/// bytes in runs and writing only what differs, so a line that is
+/// canonical already costs one copy.
+pub(crate) struct CanonicalText<'a> {
+    pub text: &'a mut Vec<u8>,
+    pub keep_ratings: bool,
+    /// The line's bytes from here on are not in `text` yet.
+    copied: usize,
+}
+
+impl<'a> CanonicalText<'a> {
+    pub fn new(text: &'a mut Vec<u8>, keep_ratings: bool) -> Self {
+        CanonicalText {
+            text,
+            keep_ratings,
+            copied: 0,
+        }
+    }
+}
+
+impl PlainOut for CanonicalText<'_> {
+    const TEXT: bool = true;
+
+    #[inline(always)]
+    fn start(&mut self, at: usize) {
+        self.copied = at;
+    }
+
+    #[inline]
+    fn patch(&mut self, line: &[u8], from: usize, to: usize, with: &[u8]) {
+        self.text.extend_from_slice(&line[self.copied..from]);
+        self.text.extend_from_slice(with);
+        self.copied = to;
+    }
+
+    fn annotations(&mut self, line: &[u8], from: usize, to: usize, mv: &HalfMove) {
+        self.patch(line, from, to, b"");
+        let mut mv = *mv;
+        if !self.keep_ratings {
+            mv.rating = None;
+            mv.nag_count = 0;
+        }
+        mv.write_annotations(self.text);
+        mv.write_indicators(self.text);
+    }
+
+    fn half_move(&mut self, _: usize, _: HalfMove) {
+        unreachable!("text mode hands no half-move on")
+    }
+}
+
+/// The half-moves read, each with its byte offset in the line.
 #[derive(Debug, Default)]
-pub(crate) struct PlainLine {
-    /// The number of the line's first pair.
-    pub first_number: u32,
-    /// Its half-moves, in order.
-    pub moves: Vec<PlainMove>,
-    /// The result written at the end of the line, and its byte offset.
-    pub result: Option<(Outcome, usize)>,
-    /// The canonical text of every move, one after the other.
-    pub text: Vec<u8>,
+pub(crate) struct HalfMoves(pub Vec<(usize, HalfMove)>);
+
+impl PlainOut for HalfMoves {
+    const TEXT: bool = false;
+
+    fn start(&mut self, _: usize) {}
+
+    fn patch(&mut self, _: &[u8], _: usize, _: usize, _: &[u8]) {}
+
+    fn annotations(&mut self, _: &[u8], _: usize, _: usize, _: &HalfMove) {}
+
+    #[inline]
+    fn half_move(&mut self, off: usize, mv: HalfMove) {
+        self.0.push((off, mv));
+    }
+}
+
+/// What [`scan_plain_line`] read, as far as the game's bookkeeping goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PlainRun {
+    /// Where the scan stopped: the line's end, or a comment or variation.
+    pub end: usize,
+    /// Half-moves read (at least one).
+    pub half_moves: u32,
+    /// The number of the last pair read.
+    pub number: u32,
+    /// The last half-move is White's: Black's move of that pair is due.
+    pub white_last: bool,
+    /// Byte offset of the last half-move.
+    pub last_off: usize,
+    /// The last half-move ends the game (`:` or mate).
+    pub ends: bool,
+    /// The last half-move mates.
+    pub mate: bool,
+    /// Ratings and NAGs read.
+    pub ratings: u32,
+    /// The result that ends the line, if one does.
+    pub result: Option<Outcome>,
 }
 
 /// Is `b` where a token may end after a move or rating?
@@ -96,7 +185,16 @@ fn canonical_letter(g: Glyph, map: &RedefineMap) -> Option<u8> {
     }
 }
 
-/// A hex at `i` (upper-case column, one or two digits, on the board).
+/// With `O::TEXT`: the glyph of `n` bytes at `i` is written `letter`.
+#[inline(always)]
+fn patch_glyph<O: PlainOut>(b: &[u8], i: usize, n: usize, letter: u8, out: &mut O) {
+    if n != 1 || b[i] != letter {
+        out.patch(b, i, i + n, &[letter]);
+    }
+}
+
+/// A hex at `i` (upper-case column, one or two digits, on the board; a
+/// line written with a leading zero is left to the lexer).
 #[inline(always)]
 fn plain_hex(b: &[u8], i: usize) -> Option<(Hex, usize)> {
     let d1 = b.get(i + 1)?.wrapping_sub(b'0');
@@ -105,7 +203,7 @@ fn plain_hex(b: &[u8], i: usize) -> Option<(Hex, usize)> {
     }
     let d2 = b.get(i + 2).map_or(10, |d| d.wrapping_sub(b'0'));
     let (line, n) = if d2 <= 9 {
-        if b.get(i + 3).is_some_and(u8::is_ascii_digit) {
+        if d1 == 0 || b.get(i + 3).is_some_and(u8::is_ascii_digit) {
             return None;
         }
         (d1 * 10 + d2, 3)
@@ -117,33 +215,31 @@ fn plain_hex(b: &[u8], i: usize) -> Option<(Hex, usize)> {
 
 /// Reads a plain move at `i`: the common shapes only (piece glyphs, any
 /// accepted dash, `×` or `*`, `@`, `@@`, promotion, check); castling and
-/// forced promotions are left to the lexer. Appends to `text` the move as
-/// the built-in passes and the writer would write it, when they would
-/// without a diagnostic.
-/// Returns the move, its check, where it ends, and whether `text` holds:
-/// false when the passes would report a glyph (then `text` means nothing).
-#[inline]
-fn plain_move(
+/// forced promotions are left to the lexer. With `O::TEXT`, patches what
+/// the built-in passes would write otherwise (glyphs, dashes, `×`, `^+`),
+/// or gives up (`None`) on a glyph the passes would report.
+/// Returns the move, its check and where it ends.
+#[inline(always)]
+fn plain_move<O: PlainOut>(
     b: &[u8],
     mut i: usize,
     map: &RedefineMap,
-    text: &mut Vec<u8>,
-) -> Option<(Action, Option<Check>, usize, bool)> {
-    let mut text_ok = true;
-    let mut glyph = |g: Glyph, text: &mut Vec<u8>| match canonical_letter(g, map) {
-        Some(c) => text.push(c),
-        None => text_ok = false,
-    };
+    out: &mut O,
+) -> Option<(Action, Option<Check>, usize)> {
     let mut piece = None;
     if let Some((g, n)) = plain_glyph(b, i).ok()? {
         if meaning(g) != b'P' {
             piece = Some(g);
-            glyph(g, text);
+            if O::TEXT {
+                patch_glyph(b, i, n, canonical_letter(g, map)?, out);
+            }
+        } else if O::TEXT {
+            // A pawn's letter is not written.
+            out.patch(b, i, i + n, b"");
         }
         i += n;
     }
     let (from, n) = plain_hex(b, i)?;
-    text.extend_from_slice(&b[i..i + n]);
     i += n;
     let (sep, n) = match b.get(i)? {
         b'-' => (Sep::Move(Dash::ASCII), 1),
@@ -162,12 +258,13 @@ fn plain_move(
         },
         _ => return None,
     };
-    text.extend_from_slice(match sep {
-        Sep::Move(_) => b"-",
-        Sep::Capture { .. } => b"*",
-        Sep::At => b"@",
-        Sep::AtAt => b"@@",
-    });
+    if O::TEXT {
+        match sep {
+            Sep::Move(d) if d != Dash::ASCII => out.patch(b, i, i + n, b"-"),
+            Sep::Capture { times: true } => out.patch(b, i, i + n, b"*"),
+            _ => {}
+        }
+    }
     i += n;
     let mut captured = None;
     if let Some((g, n)) = plain_glyph(b, i).ok()? {
@@ -176,7 +273,11 @@ fn plain_move(
         }
         if meaning(g) != b'P' {
             captured = Some(g);
-            glyph(g, text);
+            if O::TEXT {
+                patch_glyph(b, i, n, canonical_letter(g, map)?, out);
+            }
+        } else if O::TEXT {
+            out.patch(b, i, i + n, b"");
         }
         i += n;
     }
@@ -184,14 +285,11 @@ fn plain_move(
     if to == from {
         return None;
     }
-    text.extend_from_slice(&b[i..i + n]);
     i += n;
     let mut promotion = None;
     if b.get(i) == Some(&b'=') {
-        text.push(b'=');
         if b.get(i + 1) == Some(&b'&') {
             promotion = Some(None);
-            text.push(b'&');
             i += 2;
         } else {
             let (g, n) = match b.get(i + 1) {
@@ -214,7 +312,9 @@ fn plain_move(
                 return None;
             }
             promotion = Some(Some(g));
-            glyph(g, text);
+            if O::TEXT {
+                patch_glyph(b, i + 1, n, canonical_letter(g, map)?, out);
+            }
             i += 1 + n;
         }
     }
@@ -229,8 +329,8 @@ fn plain_move(
         (Some(b'#'), _) => (Some(Check::Mate), 1),
         _ => (None, 0),
     };
-    if let Some(c) = check {
-        text.extend_from_slice(c.as_str().as_bytes());
+    if O::TEXT && b.get(i) == Some(&b'^') {
+        out.patch(b, i, i + n, b"+^");
     }
     i += n;
     let action = Action::Move {
@@ -241,7 +341,7 @@ fn plain_move(
         to,
         promotion,
     };
-    Some((action, check, i, text_ok))
+    Some((action, check, i))
 }
 
 /// Reads a rating at `i` (with its length), if one is there.
@@ -304,37 +404,40 @@ fn opens_aside(b: &[u8], i: usize) -> bool {
 /// from `first` on (any number from 1 when `None`): the last pair may lack
 /// Black's move; ratings, NAGs, `(=)` and `:` may follow a move; a result
 /// may end the line. Reads up to the end of the line, or up to a comment or
-/// variation that follows a move (its annotations read), and returns where
-/// it stopped. `None`, with `out` in no particular state, for anything
-/// else, or for anything the lexer and the reader would report: the caller
-/// then reads from `start` token by token, and reads it the same way, move
-/// for move.
-pub(crate) fn scan_plain_line(
+/// variation that follows a move (its annotations read), and returns what
+/// it read. `None`, with `out` in no particular state, for anything else,
+/// or for anything the lexer and the reader would report: the caller then
+/// reads from `start` token by token, and reads it the same way, move for
+/// move.
+///
+/// With `O::TEXT` the text is laid out as the writer lays out the main
+/// line: a pair a line, a last pair without Black's move left open.
+pub(crate) fn scan_plain_line<O: PlainOut>(
     line: &[u8],
     start: usize,
     first: Option<u32>,
     map: &RedefineMap,
-    out: &mut PlainLine,
-) -> Option<usize> {
-    out.moves.clear();
-    out.text.clear();
-    out.result = None;
+    out: &mut O,
+) -> Option<PlainRun> {
     let mut b = line;
     while let [rest @ .., b' ' | b'\t'] = b {
         b = rest;
     }
+    let mut run = PlainRun::default();
     let mut i = skip_blanks(b, start);
+    out.start(i);
+    // Where the text read so far ends.
+    let mut done = i;
     let mut expected = first;
-    let mut ended = false;
+    // Only a result may follow White's move without Black's, or the end.
+    let mut closed = false;
     while i < b.len() {
-        if ended {
-            // Only a result may follow the end of the game.
-            let o = plain_result(b, i)?;
-            out.result = Some((o, i));
-            return Some(line.len());
+        if closed {
+            run.result = Some(plain_result(b, i)?);
+            break;
         }
-        if opens_aside(b, i) && !out.moves.is_empty() {
-            return Some(i);
+        if run.half_moves > 0 && opens_aside(b, i) {
+            break;
         }
         // `N.`
         let from = i;
@@ -347,104 +450,136 @@ pub(crate) fn scan_plain_line(
                 return None;
             }
         }
-        if b.get(i) != Some(&b'.') || b.get(i + 1) == Some(&b'.') || n == 0 {
-            // A result, or `12...`, `12?` and the like for the lexer.
-            if out.moves.is_empty() {
+        if b.get(i) != Some(&b'.') || b.get(i + 1) == Some(&b'.') || n == 0 || b[from] == b'0' {
+            // A result, or `12...`, `12?`, `01.` and the like for the lexer.
+            if run.half_moves == 0 {
                 return None;
             }
-            let o = plain_result(b, from)?;
-            out.result = Some((o, from));
-            return Some(line.len());
+            run.result = Some(plain_result(b, from)?);
+            break;
         }
         if expected.is_some_and(|e| e != n) {
             return None;
         }
-        if out.moves.is_empty() {
-            out.first_number = n;
-        }
         expected = Some(n + 1);
-        i = skip_blanks(b, i + 1);
-        // White's move, then optionally `, ` and Black's.
-        for side in [Side::White, Side::Black] {
-            if side == Side::Black {
-                if opens_aside(b, i) {
-                    return Some(i);
-                }
-                if b.get(i) != Some(&b',') {
-                    // White's move alone ends the line, or the game.
-                    if i < b.len() {
-                        ended = true;
-                    }
-                    break;
-                }
-                i = skip_blanks(b, i + 1);
+        run.number = n;
+        let dot = i + 1;
+        i = skip_blanks(b, dot);
+        if O::TEXT && !(i == dot + 1 && b[dot] == b' ') {
+            out.patch(b, dot, i, b" ");
+        }
+        let (moved, next) = half_move(b, i, n, Side::White, map, out, &mut run)?;
+        (done, i) = (moved, next);
+        if run.ends {
+            closed = true;
+            continue;
+        }
+        if opens_aside(b, i) {
+            break;
+        }
+        if b.get(i) != Some(&b',') {
+            closed = i < b.len();
+            continue;
+        }
+        let black = skip_blanks(b, i + 1);
+        if O::TEXT && !(black == done + 2 && b[done] == b',' && b[done + 1] == b' ') {
+            out.patch(b, done, black, b", ");
+        }
+        let (moved, next) = half_move(b, black, n, Side::Black, map, out, &mut run)?;
+        if O::TEXT {
+            out.patch(b, moved, next, b"\n");
+        }
+        (done, i) = (next, next);
+        closed = run.ends;
+    }
+    if run.half_moves == 0 {
+        return None;
+    }
+    if O::TEXT {
+        out.patch(b, done, done, b"");
+    }
+    run.end = if i < b.len() && !closed && run.result.is_none() {
+        i
+    } else {
+        line.len()
+    };
+    Some(run)
+}
+
+/// Reads the half-move of `side` at `i`, with what follows it (a rating,
+/// NAGs, `(=)`, `:`), into `out` and `run`; returns where these end, and
+/// where the blanks after them end.
+#[inline(always)]
+fn half_move<O: PlainOut>(
+    b: &[u8],
+    i: usize,
+    number: u32,
+    side: Side,
+    map: &RedefineMap,
+    out: &mut O,
+    run: &mut PlainRun,
+) -> Option<(usize, usize)> {
+    let off = i;
+    let (action, check, moved) = plain_move(b, i, map, out)?;
+    let mut mv = HalfMove::new(number, side, action, check);
+    let mut i = moved;
+    loop {
+        let j = skip_blanks(b, i);
+        match b.get(j) {
+            Some(b'?' | b'!' | 0xE2) if mv.rating.is_none() && mv.nag_count == 0 => {
+                let (r, n) = plain_rating(b, j)?;
+                mv.rating = Some(r);
+                i = j + n;
             }
-            let t0 = out.text.len() as u32;
-            let (action, check, e, text_ok) = plain_move(b, i, map, &mut out.text)?;
-            let mut mv = PlainMove {
-                off: i,
-                half: HalfMove::new(n, side, action, check),
-                text: (t0, out.text.len() as u32),
-                text_ok,
-            };
-            i = e;
-            // Annotations: a rating, NAGs, `(=)`, `:`.
-            loop {
-                let j = skip_blanks(b, i);
-                match b.get(j) {
-                    Some(b'?' | b'!' | 0xE2)
-                        if mv.half.rating.is_none() && mv.half.nag_count == 0 =>
-                    {
-                        let (r, n) = plain_rating(b, j)?;
-                        mv.half.rating = Some(r);
-                        i = j + n;
+            Some(b'$') if b.get(j + 1).is_some_and(u8::is_ascii_digit) => {
+                let mut k = j + 1;
+                let mut v = 0u32;
+                while let Some(d) = b.get(k).filter(|d| d.is_ascii_digit()) {
+                    v = v * 10 + u32::from(d - b'0');
+                    k += 1;
+                    if k - j > 4 {
+                        return None;
                     }
-                    Some(b'$') if b.get(j + 1).is_some_and(u8::is_ascii_digit) => {
-                        let mut k = j + 1;
-                        let mut v = 0u32;
-                        while let Some(d) = b.get(k).filter(|d| d.is_ascii_digit()) {
-                            v = v * 10 + u32::from(d - b'0');
-                            k += 1;
-                            if k - j > 4 {
-                                return None;
-                            }
-                        }
-                        if v > 255 || mv.half.nag_count as usize == HalfMove::MAX_NAGS {
-                            return None;
-                        }
-                        mv.half.nags[mv.half.nag_count as usize] = v as u8;
-                        mv.half.nag_count += 1;
-                        i = k;
-                    }
-                    Some(b'(') if !mv.half.draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
-                        mv.half.draw_offer = true;
-                        i = j + 3;
-                    }
-                    Some(b':') => {
-                        mv.half.end = true;
-                        i = j + 1;
-                        break;
-                    }
-                    _ => break,
                 }
-                if !ends_token(b.get(i))
-                    && !matches!(b.get(i), Some(b'$' | b'(' | b'?' | b'!' | b'{'))
-                {
+                if v > 255 || mv.nag_count as usize == HalfMove::MAX_NAGS {
                     return None;
                 }
+                mv.nags[mv.nag_count as usize] = v as u8;
+                mv.nag_count += 1;
+                i = k;
             }
-            if !ends_token(b.get(i)) && !opens_aside(b, i) {
-                return None;
+            Some(b'(') if !mv.draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
+                mv.draw_offer = true;
+                i = j + 3;
             }
-            ended = mv.half.end || mv.half.check == Some(Check::Mate);
-            out.moves.push(mv);
-            i = skip_blanks(b, i);
-            if ended {
+            Some(b':') => {
+                mv.end = true;
+                i = j + 1;
                 break;
             }
+            _ => break,
+        }
+        if !ends_token(b.get(i)) && !matches!(b.get(i), Some(b'$' | b'(' | b'?' | b'!' | b'{')) {
+            return None;
         }
     }
-    (!out.moves.is_empty()).then_some(line.len())
+    if !ends_token(b.get(i)) && !opens_aside(b, i) {
+        return None;
+    }
+    run.half_moves += 1;
+    run.ratings += u32::from(mv.rating.is_some()) + u32::from(mv.nag_count);
+    run.white_last = side == Side::White;
+    run.last_off = off;
+    run.mate = check == Some(Check::Mate);
+    run.ends = mv.end || run.mate;
+    if O::TEXT {
+        if i > moved && !(i == moved + 1 && b[moved] == b':') {
+            out.annotations(b, moved, i, &mv);
+        }
+    } else {
+        out.half_move(off, mv);
+    }
+    Some((i, skip_blanks(b, i)))
 }
 
 /// The benchmark corpus generator, for the tests.
@@ -461,14 +596,10 @@ mod tests {
     use logos::Logos;
 
     /// What the token path makes of `line[start..end]`: its half-moves with
-    /// their annotations, and the result. `None` if a token is one the
-    /// plain path should never have accepted.
-    fn token_path(
-        line: &[u8],
-        start: usize,
-        end: usize,
-    ) -> Option<(Vec<PlainMove>, Option<Outcome>)> {
-        let mut moves: Vec<PlainMove> = Vec::new();
+    /// their annotations and offsets, and the result. `None` if a token is
+    /// one the plain path should never have accepted.
+    fn token_path(line: &[u8], start: usize, end: usize) -> Option<(HalfMoves, Option<Outcome>)> {
+        let mut moves = HalfMoves::default();
         let mut result = None;
         let (mut number, mut side) = (0, Side::White);
         let mut lx = Token::lexer(&line[start..end]);
@@ -486,23 +617,20 @@ mod tests {
                 Token::Comma => {}
                 Token::Move => {
                     let (action, check) = parse_move(slice).ok()?;
-                    moves.push(PlainMove {
-                        off,
-                        half: HalfMove::new(number, side, action, check),
-                        text: (0, 0),
-                        text_ok: false,
-                    });
+                    moves
+                        .0
+                        .push((off, HalfMove::new(number, side, action, check)));
                     side = Side::Black;
                 }
-                Token::Rating => moves.last_mut()?.half.rating = Rating::parse(slice),
+                Token::Rating => moves.0.last_mut()?.1.rating = Rating::parse(slice),
                 Token::Nag => {
-                    let m = &mut moves.last_mut()?.half;
+                    let m = &mut moves.0.last_mut()?.1;
                     m.nags[m.nag_count as usize] =
                         std::str::from_utf8(&slice[1..]).ok()?.parse().ok()?;
                     m.nag_count += 1;
                 }
-                Token::DrawOffer => moves.last_mut()?.half.draw_offer = true,
-                Token::EndMarker => moves.last_mut()?.half.end = true,
+                Token::DrawOffer => moves.0.last_mut()?.1.draw_offer = true,
+                Token::EndMarker => moves.0.last_mut()?.1.end = true,
                 Token::Result | Token::Unfinished => {
                     result = Some(Outcome::parse(std::str::from_utf8(slice).ok()?)?)
                 }
@@ -512,40 +640,55 @@ mod tests {
         Some((moves, result))
     }
 
-    /// Whatever the plain path accepts, the token path reads the same way,
-    /// and its text is what the built-in passes and `write_move` make of it.
+    /// Whatever the plain path accepts, the token path reads the same way;
+    /// its text is what the built-in passes and the writer make of those
+    /// half-moves, and it gives up where the passes would report a glyph.
     fn check_plain(line: &[u8], maps: &[RedefineMap]) -> bool {
         use crate::pass::Pass;
-        let mut out = PlainLine::default();
+        use crate::passes::{AsciiSeparators, DropRatings, FanToLetters, UndoRedefine};
+        use crate::writer::{Format, Writer};
         let mut accepted = false;
         for map in maps {
-            let Some(end) = scan_plain_line(line, 0, None, map, &mut out) else {
+            let mut read = HalfMoves::default();
+            let Some(run) = scan_plain_line(line, 0, None, map, &mut read) else {
                 continue;
             };
             accepted = true;
             let text = String::from_utf8_lossy(line);
-            let (moves, result) = token_path(line, 0, end)
+            let (moves, result) = token_path(line, 0, run.end)
                 .unwrap_or_else(|| panic!("the token path reads otherwise: {text}"));
-            assert_eq!(result, out.result.map(|r| r.0), "{text}");
-            assert_eq!(moves.len(), out.moves.len(), "{text}");
-            for (t, p) in moves.iter().zip(&out.moves) {
-                assert_eq!((t.off, t.half), (p.off, p.half), "{text}");
-                // The built-in passes on the move, as the reader runs them.
+            assert_eq!(result, run.result, "{text}");
+            assert_eq!(moves.0, read.0, "{text}");
+            assert_eq!(run.half_moves as usize, moves.0.len(), "{text}");
+            for keep_ratings in [false, true] {
                 let mut cx = crate::pass::Context {
                     redefine: *map,
                     ..Default::default()
                 };
-                let mut mv = p.half;
-                crate::passes::UndoRedefine.half_move(&mut mv, &mut cx);
-                crate::passes::FanToLetters::default().half_move(&mut mv, &mut cx);
-                crate::passes::AsciiSeparators.half_move(&mut mv, &mut cx);
-                assert_eq!(cx.diagnostics.is_empty(), p.text_ok, "{text}");
-                if p.text_ok {
-                    let mut w = Vec::new();
-                    mv.write_move(&mut w);
-                    let t = &out.text[p.text.0 as usize..p.text.1 as usize];
-                    assert_eq!(t, &w[..], "{text}");
+                let mut writer = Writer::new(Format::CtlPgn);
+                for (_, mv) in &moves.0 {
+                    let mut mv = *mv;
+                    UndoRedefine.half_move(&mut mv, &mut cx);
+                    FanToLetters::default().half_move(&mut mv, &mut cx);
+                    if !keep_ratings {
+                        DropRatings.half_move(&mut mv, &mut cx);
+                    }
+                    AsciiSeparators.half_move(&mut mv, &mut cx);
+                    writer.half_move(&mv, 0);
                 }
+                let mut canonical = Vec::new();
+                let mut out = CanonicalText::new(&mut canonical, keep_ratings);
+                let text_run = scan_plain_line(line, 0, None, map, &mut out);
+                if !cx.diagnostics.is_empty() {
+                    assert_eq!(text_run, None, "{text}");
+                    continue;
+                }
+                assert_eq!(text_run, Some(run), "{text}");
+                assert_eq!(
+                    String::from_utf8_lossy(&canonical),
+                    String::from_utf8_lossy(writer.body()),
+                    "{text}"
+                );
             }
         }
         accepted
