@@ -419,8 +419,7 @@ pub(crate) fn parse_castling(b: &[u8]) -> Result<(Action, Option<Check>), TokenE
     ))
 }
 
-// The reader's fast path for plain move pairs. Until the reader calls it
-// (`Reader::plain` in filter.rs), only its tests do.
+// The reader's fast path for plain move pairs (`Reader::plain`).
 pub(crate) mod plain;
 
 /// Benchmark support: lexes `input` line by line, as the reader's lexer

@@ -4,8 +4,10 @@
 //! [`scan_plain_line`] accepts only what the token path reads the same way,
 //! move for move, and reports nothing about; anything else (and anything
 //! wrong) is left to the lexer and the reader, which then read the line as
-//! before. The tests below check that claim against the lexer and
-//! [`parse_move`](super::parse_move) on the corpus and generated games.
+//! before. It hands on the half-moves, or (when the chain is the built-in
+//! one) writes their canonical text itself. The tests below check both
+//! against the lexer, [`parse_move`](super::parse_move), the passes and the
+//! writer on the corpus and generated games.
 
 use super::{meaning, PIECE_OF};
 use crate::hex::Hex;
