@@ -1060,7 +1060,9 @@ impl<'f> Reader<'f> {
             self.report.ratings_dropped += u64::from(mv.rating.is_some()) + u64::from(mv.nag_count);
         }
         if self.depth == 0 {
-            self.main_line_move(&mv);
+            let mate = mv.check == Some(Check::Mate);
+            let pos = (mv.line, u64::from(mv.column));
+            self.main_line_moves(1, pos, mv.end || mate, mate.then_some(mv.side));
         }
         self.f.cx.depth = self.depth;
         for p in &mut self.f.passes {
@@ -1071,18 +1073,16 @@ impl<'f> Reader<'f> {
         self.f.writer.half_move(&mv, self.depth);
     }
 
-    /// What a main-line move tells of the game.
-    fn main_line_move(&mut self, mv: &HalfMove) {
-        self.report.half_moves += 1;
+    /// What `count` main-line moves tell of the game: the last one is at
+    /// `pos` (line, column), ends the game or not, and mates for `mate_by`.
+    fn main_line_moves(&mut self, count: u32, pos: (u64, u64), ends: bool, mate_by: Option<Side>) {
+        self.report.half_moves += u64::from(count);
         let g = &mut self.game;
-        let ends = mv.end || mv.check == Some(Check::Mate);
         g.last_move_ends = ends;
-        g.last_move_pos = (mv.line, u64::from(mv.column));
-        if ends {
-            g.end_seen = true;
-        }
-        if mv.check == Some(Check::Mate) {
-            g.mate_by = Some(mv.side);
+        g.last_move_pos = pos;
+        g.end_seen |= ends;
+        if mate_by.is_some() {
+            g.mate_by = mate_by;
         }
     }
 
@@ -1108,13 +1108,13 @@ impl<'f> Reader<'f> {
             Expect::Number => Some(g.number.saturating_add(1)),
             Expect::White | Expect::Black => return None,
         };
-        let digit_at = line[pos..].iter().find(|&&c| c != b' ' && c != b'\t');
-        if !digit_at.is_some_and(u8::is_ascii_digit) {
-            return None;
-        }
-        // What token() does for the line's first token, a number: the
-        // comments held among the tags go first.
         if !self.game.past_tags {
+            // What token() does for the line's first token, when it is a
+            // number: the comments held among the tags go first.
+            let first_token = line[pos..].iter().find(|&&c| c != b' ' && c != b'\t');
+            if !first_token.is_some_and(u8::is_ascii_digit) {
+                return None;
+            }
             self.leave_tags();
         }
         let map = &self.f.cx.redefine;
@@ -1146,33 +1146,27 @@ impl<'f> Reader<'f> {
         g.has_moves = true;
         if self.f.plain_chain {
             // What emit_move() and the writer do for each move.
-            g.last_move_ends = run.ends;
-            g.end_seen |= run.ends;
             let last_side = if run.white_last {
                 Side::White
             } else {
                 Side::Black
             };
-            if run.mate {
-                g.mate_by = Some(last_side);
-            }
-            self.report.half_moves += u64::from(run.half_moves);
+            let pos = (self.line_no, self.column(line, run.last_off));
+            let mate_by = run.mate.then_some(last_side);
+            self.main_line_moves(run.half_moves, pos, run.ends, mate_by);
             if self.f.drop_ratings {
                 self.report.ratings_dropped += u64::from(run.ratings);
             }
-            let col = self.column(line, run.last_off);
-            self.game.last_move_pos = (self.line_no, col);
             self.f
                 .writer
                 .plain_written(run.white_last.then_some(run.number));
         } else {
-            let mut moves = std::mem::take(&mut self.plain);
+            let moves = std::mem::take(&mut self.plain);
             for &(off, mut mv) in &moves.0 {
                 mv.line = self.line_no;
                 mv.column = self.column(line, off) as u32;
                 self.emit_move(mv);
             }
-            moves.0.clear();
             self.plain = moves;
         }
         if let Some(o) = run.result {

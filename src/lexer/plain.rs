@@ -44,8 +44,8 @@ pub(crate) trait PlainOut {
 /// bytes in runs and writing only what differs, so a line that is
 /// canonical already costs one copy.
 pub(crate) struct CanonicalText<'a> {
-    pub text: &'a mut Vec<u8>,
-    pub keep_ratings: bool,
+    text: &'a mut Vec<u8>,
+    keep_ratings: bool,
     /// The line's bytes from here on are not in `text` yet.
     copied: usize,
 }
