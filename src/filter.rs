@@ -206,6 +206,7 @@ impl FilterBuilder {
             drop_variations: passes.iter().any(|p| p.drops_variations()),
             drop_ratings: passes.iter().any(|p| p.name() == "ratings"),
             plain_chain,
+            copy_canonical: plain_chain,
             passes,
             strict: self.strict,
             fail_fast: self.fail_fast,
@@ -233,6 +234,9 @@ pub struct Filter {
     pub(crate) drop_ratings: bool,
     /// The chain does to plain moves only what `Reader::plain` knows.
     pub(crate) plain_chain: bool,
+    /// With `plain_chain`: games that are canonical already are copied
+    /// (see `Reader::copy_canonical`); off only to test that it changes nothing.
+    pub(crate) copy_canonical: bool,
     pub(crate) strict: bool,
     pub(crate) fail_fast: bool,
     pub(crate) cx: Context,
@@ -313,9 +317,23 @@ impl Filter {
                 break;
             }
             let mut start = 0;
-            for end in memchr::memchr_iter(b'\n', available) {
-                let line = &available[start..=end];
-                start = end + 1;
+            while start < available.len() {
+                // Only a tag line may start a canonical game.
+                if carry.is_empty() && available[start] == b'[' {
+                    let copied = reader.copy_canonical(&available[start..])?;
+                    if reader.stopped {
+                        break 'read;
+                    }
+                    if copied > 0 {
+                        start += copied;
+                        continue;
+                    }
+                }
+                let Some(n) = memchr::memchr(b'\n', &available[start..]) else {
+                    break;
+                };
+                let line = &available[start..=start + n];
+                start += n + 1;
                 if carry.is_empty() {
                     reader.line(line)?;
                 } else {

@@ -22,6 +22,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod canonical;
 mod diag;
 mod filter;
 mod hex;

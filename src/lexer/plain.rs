@@ -587,7 +587,7 @@ fn half_move<O: PlainOut>(
 /// The benchmark corpus generator, for the tests.
 #[cfg(test)]
 #[path = "../../examples/support/corpus.rs"]
-mod test_corpus;
+pub(crate) mod test_corpus;
 
 #[cfg(test)]
 mod tests {
