@@ -318,16 +318,22 @@ mod tests {
     use crate::lexer::plain::test_corpus as corpus;
     use crate::{Diagnostic, Filter, Report};
 
-    /// What the filter makes of `input`: with the copy of canonical games,
-    /// and without.
-    fn both_ways(input: &[u8]) -> [(String, Vec<Diagnostic>, Report); 2] {
+    /// What the filter makes of `input` (output, rejected games,
+    /// diagnostics, counts): with the copy of canonical games, and without.
+    fn both_ways(input: &[u8]) -> [(String, String, Vec<Diagnostic>, Report); 2] {
         [true, false].map(|copy| {
             let mut filter = Filter {
                 copy_canonical: copy,
                 ..Filter::default()
             };
-            let (out, diagnostics, report) = filter.filter_bytes(input);
-            (String::from_utf8(out).unwrap(), diagnostics, report)
+            let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
+            let report = filter
+                .run_with_rejects(input, &mut out, Some(&mut rejects), &mut |d| {
+                    diagnostics.push(d.clone())
+                })
+                .unwrap();
+            let text = |v: Vec<u8>| String::from_utf8_lossy(&v).into_owned();
+            (text(out), text(rejects), diagnostics, report)
         })
     }
 
