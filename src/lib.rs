@@ -9,6 +9,9 @@
 //!       ─▶ writer (one canonical game at a time)
 //! ```
 //!
+//! A game that is canonical already (the writer's own layout, nothing to
+//! report) skips all of this and is copied whole.
+//!
 //! ```
 //! let input = "[Variant \"C'escacs\"]\n1. E7‐E13 ?!, E21-E15\n{ a comment }\n2. E13×F16:\n";
 //! let mut filter = ctlpgn_filter::Filter::default();
