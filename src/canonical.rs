@@ -316,15 +316,22 @@ fn result_line(b: &[u8], i: usize) -> Option<(Outcome, usize)> {
 mod tests {
     use super::*;
     use crate::lexer::plain::test_corpus as corpus;
-    use crate::{Diagnostic, Filter, Report};
+    use crate::{Diagnostic, Filter, FilterBuilder, Report};
 
     /// What the filter makes of `input` (output, rejected games,
     /// diagnostics, counts): with the copy of canonical games, and without.
     fn both_ways(input: &[u8]) -> [(String, String, Vec<Diagnostic>, Report); 2] {
+        both_ways_with(input, FilterBuilder::new)
+    }
+
+    fn both_ways_with(
+        input: &[u8],
+        builder: impl Fn() -> FilterBuilder,
+    ) -> [(String, String, Vec<Diagnostic>, Report); 2] {
         [true, false].map(|copy| {
             let mut filter = Filter {
                 copy_canonical: copy,
-                ..Filter::default()
+                ..builder().build()
             };
             let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
             let report = filter
@@ -356,6 +363,31 @@ mod tests {
         for input in [ascii, mixed, filtered, expected] {
             let [copied, read] = both_ways(&input);
             assert_eq!(copied, read);
+        }
+    }
+
+    #[test]
+    fn copying_canonical_games_changes_nothing_whatever_the_options() {
+        let mixed = corpus::generate_vec(200_000, 15, false);
+        let filtered = Filter::default().filter_bytes(&mixed).0;
+        let kept = FilterBuilder::new()
+            .keep_comments(true)
+            .keep_variations(true)
+            .keep_ratings(true)
+            .build()
+            .filter_bytes(&mixed)
+            .0;
+        let options: [fn() -> FilterBuilder; 4] = [
+            || FilterBuilder::new().keep_comments(true),
+            || FilterBuilder::new().keep_variations(true),
+            || FilterBuilder::new().keep_ratings(true),
+            || FilterBuilder::new().strict(true).fail_fast(true),
+        ];
+        for builder in options {
+            for input in [&mixed, &filtered, &kept] {
+                let [copied, read] = both_ways_with(input, builder);
+                assert_eq!(copied, read);
+            }
         }
     }
 
@@ -438,7 +470,7 @@ mod tests {
         ];
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let mut still_canonical = 0;
-        for _ in 0..4000 {
+        for round in 0..4000 {
             // Three games; the first or second is changed.
             let g = rng.below(starts.len() - 3);
             let mut input = base[starts[g]..starts[g + 3]].to_vec();
@@ -453,7 +485,9 @@ mod tests {
                 }
             }
             still_canonical += usize::from(canonical_count(&input) > 0);
-            let [copied, read] = both_ways(&input);
+            // Every other time, stopping at the first rejected game.
+            let [copied, read] =
+                both_ways_with(&input, || FilterBuilder::new().fail_fast(round % 2 == 0));
             assert_eq!(copied, read, "{}", String::from_utf8_lossy(&input));
         }
         // Changes that keep a game canonical are tried too.
