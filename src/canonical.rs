@@ -121,8 +121,8 @@ fn expect(b: &[u8], i: usize, s: &[u8]) -> Option<usize> {
 }
 
 /// A tag line `[Name "value"]` at `i` as the writer writes it (no escape,
-/// no control character, NFC): the name's and the value's ranges, and where the line
-/// ends (after its newline).
+/// no control character, NFC): the name's and the value's ranges, and
+/// where the line ends (after its newline).
 fn tag_line(b: &[u8], i: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
     let name_start = i + 1;
     let mut j = name_start;
@@ -289,16 +289,16 @@ fn promotion(b: &[u8], i: usize) -> Option<usize> {
 fn castling(b: &[u8], i: usize) -> Option<usize> {
     let shape = b.get(i..i + 3)?;
     let (_, targets) = CASTLING.iter().find(|(p, _)| p[..] == *shape)?;
-    let at = expect(b, i + 3, b"-")?;
-    let n = b[at..]
+    let start = expect(b, i + 3, b"-")?;
+    let n = b[start..]
         .iter()
         .take_while(|c| c.is_ascii_alphabetic())
         .count();
-    let written = &b[at..at + n];
+    let written = &b[start..start + n];
     targets
         .iter()
         .any(|t| t.as_bytes() == written)
-        .then_some(at + n)
+        .then_some(start + n)
 }
 
 /// A result line at `i`: the result, and where the line ends.
