@@ -10,7 +10,7 @@
 //! then reads it as before. The tests check that the filter's output,
 //! rejects, diagnostics and counts are the same with and without the copy.
 
-use crate::hex::Hex;
+use crate::lexer::plain::plain_hex;
 use crate::model::{Outcome, CASTLING};
 use std::ops::Range;
 use unicode_normalization::{is_nfc_quick, IsNormalized};
@@ -199,28 +199,6 @@ fn piece_at(b: &[u8], i: usize) -> bool {
     is_written_piece(at(b, i)) & at(b, i + 1).is_ascii_uppercase()
 }
 
-/// A hex on the board at `i`, written without a leading zero: (column,
-/// line), and where it ends.
-#[inline(always)]
-fn hex(b: &[u8], i: usize) -> Option<((u8, u8), usize)> {
-    let column = at(b, i);
-    let d1 = at(b, i + 1).wrapping_sub(b'0');
-    let d2 = at(b, i + 2).wrapping_sub(b'0');
-    if d1 > 9 {
-        return None;
-    }
-    let (line, end) = if d2 <= 9 {
-        if d1 == 0 {
-            return None;
-        }
-        (d1 * 10 + d2, i + 3)
-    } else {
-        (d1, i + 2)
-    };
-    Hex::on_board(column, line)?;
-    Some(((column, line), end))
-}
-
 /// A half-move at `i` as the writer writes it (with its check, draw offer
 /// and end marker): where it ends, and whether it ends the game (`:` or
 /// mate).
@@ -255,8 +233,8 @@ fn action(b: &[u8], mut i: usize) -> Option<usize> {
     }
     let piece = piece_at(b, i);
     i += usize::from(piece);
-    let (from, end) = hex(b, i)?;
-    i = end;
+    let (from, n) = plain_hex(b, i)?;
+    i += n;
     let sep = at(b, i);
     if !matches!(sep, b'-' | b'*' | b'@') {
         // A forced promotion names its piece.
@@ -266,8 +244,8 @@ fn action(b: &[u8], mut i: usize) -> Option<usize> {
     }
     i += 1 + usize::from(sep == b'@' && at(b, i + 1) == b'@');
     i += usize::from(sep == b'*' && piece_at(b, i));
-    let (to, end) = hex(b, i)?;
-    i = end;
+    let (to, n) = plain_hex(b, i)?;
+    i += n;
     if to == from {
         return None;
     }
