@@ -35,6 +35,18 @@ impl Default for Board {
 }
 
 impl Board {
+    /// The contents of a cross-line's hexes, in column order: they lie
+    /// side by side, as the dense index runs by line, then column.
+    fn line(&self, line: u8) -> &[Option<Piece>] {
+        match Hex::line_hexes(line) {
+            [first, ..] => {
+                let start = first.index();
+                &self.0[start..start + Hex::line_hexes(line).len()]
+            }
+            [] => &[],
+        }
+    }
+
     /// Every occupied hex and its piece, line by line from line 0.
     pub fn pieces(&self) -> impl Iterator<Item = (Hex, Piece)> + '_ {
         self.0
@@ -421,15 +433,15 @@ impl Pdtl {
     pub fn write_to(&self, out: &mut Vec<u8>) {
         out.push(b'/');
         for line in (0..=28u8).rev() {
-            let hexes = Hex::line_hexes(line);
-            if hexes.iter().all(|&h| self.board[h].is_none()) {
+            let cells = self.board.line(line);
+            if cells.iter().all(Option::is_none) {
                 continue;
             }
             push_decimal(out, u64::from(line));
             out.push(b':');
             let mut empty = 0u64;
-            for h in hexes {
-                match self.board[*h] {
+            for cell in cells {
+                match *cell {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
