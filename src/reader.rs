@@ -591,6 +591,7 @@ impl<'f> Reader<'f> {
     /// where to go on.
     fn lex(&mut self, line: &[u8], seg: Seg<'_>, pos: usize) -> io::Result<usize> {
         let mut lx = Token::lexer(&seg.text[pos..]);
+        let mut resume = seg.map.is_none();
         while let Some(tok) = lx.next() {
             let span = lx.span();
             let (start, end) = (pos + span.start, pos + span.end);
@@ -642,6 +643,28 @@ impl<'f> Reader<'f> {
             }
             if self.stopped {
                 return Ok(seg.text.len());
+            }
+            // After a pair the plain path does not read (a castling, say),
+            // it may read on from the next move number, once per call: if
+            // it cannot, the lexer reads the rest. The number's token would
+            // first pass the pending move on; so does this.
+            if resume && self.game.expect == Expect::Number && self.depth == 0 {
+                let next = end
+                    + seg.text[end..]
+                        .iter()
+                        .take_while(|&&c| c == b' ' || c == b'\t')
+                        .count();
+                let digits = seg.text[next..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+                if digits > 0 && seg.text.get(next + digits) == Some(&b'.') {
+                    self.flush_pending();
+                    if let Some(p) = self.plain(line, seg, next) {
+                        return Ok(p);
+                    }
+                    resume = false;
+                }
             }
         }
         Ok(seg.text.len())
@@ -1535,4 +1558,32 @@ fn looks_like_tag(line: &[u8]) -> bool {
         .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
         .count();
     n > 0 && rest[n..].trim_ascii_start().starts_with(b"\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Filter;
+
+    /// After a pair the plain path does not read (a castling), the reader
+    /// goes back to it at the next move number, but only at a number: `3:`
+    /// is no number, so the `:` after it still ends Black's move before it
+    /// (and the game), and the pair after it starts a new game.
+    #[test]
+    fn after_a_castling_an_end_marker_still_ends_the_move_before_it() {
+        let input = "[Variant \"C'escacs\"]\n\n\
+                     1. KRK-II, E21-E15 2. E7-E13, F20-F16 3:. G7-G13, G21-G15 4. F8-F12:\n*\n";
+        let (_, diagnostics, report) = Filter::default().filter_bytes(input.as_bytes());
+        let found: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.line, d.column, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (3, 39, "unexpected character '3'"),
+                (3, 59, "move number 4 out of sequence: 2 comes next"),
+            ]
+        );
+        assert_eq!((report.games_read, report.games_rejected), (2, 2));
+    }
 }
