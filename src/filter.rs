@@ -312,10 +312,20 @@ impl Filter {
             };
             if available.is_empty() {
                 if !carry.is_empty() {
+                    reader.utf8_checked = false;
                     reader.line(&carry)?;
                 }
                 break;
             }
+            // The buffer's whole lines are checked as UTF-8 in one go: for
+            // lines this short, SIMD pays only over many at once.
+            let lines = if carry.is_empty() {
+                0
+            } else {
+                memchr::memchr(b'\n', available).map_or(available.len(), |n| n + 1)
+            }..memchr::memrchr(b'\n', available).map_or(0, |n| n + 1);
+            let lines_utf8 = lines.start < lines.end
+                && simdutf8::basic::from_utf8(&available[lines.clone()]).is_ok();
             let mut start = 0;
             while start < available.len() {
                 // Only a tag line may start a canonical game.
@@ -335,9 +345,11 @@ impl Filter {
                 let line = &available[start..=start + n];
                 start += n + 1;
                 if carry.is_empty() {
+                    reader.utf8_checked = lines_utf8;
                     reader.line(line)?;
                 } else {
                     carry.extend_from_slice(line);
+                    reader.utf8_checked = false;
                     reader.line(&carry)?;
                     carry.clear();
                 }
