@@ -312,8 +312,7 @@ impl Filter {
             };
             if available.is_empty() {
                 if !carry.is_empty() {
-                    reader.utf8_checked = false;
-                    reader.line(&carry)?;
+                    reader.line(&carry, false)?;
                 }
                 break;
             }
@@ -345,12 +344,10 @@ impl Filter {
                 let line = &available[start..=start + n];
                 start += n + 1;
                 if carry.is_empty() {
-                    reader.utf8_checked = lines_utf8;
-                    reader.line(line)?;
+                    reader.line(line, lines_utf8)?;
                 } else {
                     carry.extend_from_slice(line);
-                    reader.utf8_checked = false;
-                    reader.line(&carry)?;
+                    reader.line(&carry, false)?;
                     carry.clear();
                 }
                 if reader.stopped {

@@ -128,8 +128,6 @@ pub(crate) struct Reader<'f> {
     col_cache: (usize, u64),
     /// The current line is ASCII: a column is its byte offset plus one.
     line_ascii: bool,
-    /// The caller has checked that the next line is UTF-8.
-    pub(crate) utf8_checked: bool,
     /// Byte offset in the input of the current line's start.
     pub(crate) line_start: u64,
     /// Byte length of the current line, line end included.
@@ -227,7 +225,6 @@ impl<'f> Reader<'f> {
             plain: HalfMoves::default(),
             col_cache: (0, 1),
             line_ascii: true,
-            utf8_checked: false,
             line_start: 0,
             line_len: 0,
             kept_lines: Default::default(),
@@ -305,8 +302,9 @@ impl<'f> Reader<'f> {
         self.f.cx.error(self.line_no, col, message);
     }
 
-    /// Reads one input line (with its line end, if any).
-    pub(crate) fn line(&mut self, buf: &[u8]) -> io::Result<()> {
+    /// Reads one input line (with its line end, if any); `utf8_checked`:
+    /// the caller has found it UTF-8 already.
+    pub(crate) fn line(&mut self, buf: &[u8], utf8_checked: bool) -> io::Result<()> {
         self.line_no += 1;
         self.col_cache = (0, 1);
         self.moves_on_line = false;
@@ -329,7 +327,7 @@ impl<'f> Reader<'f> {
         }
         let lossy;
         self.line_ascii = line.is_ascii();
-        if !self.line_ascii && !self.utf8_checked {
+        if !self.line_ascii && !utf8_checked {
             if let Err(e) = line.to_str() {
                 if !self.game.started {
                     self.begin_game(line, 0);
