@@ -40,7 +40,8 @@ pub(crate) struct Writer {
     line: u64,
     /// ndjson: the canonical PDTL, if any.
     start: Vec<u8>,
-    /// Tag lines, except `Variant`, which is always written first.
+    /// Tag lines, after the `Variant` line, which is always written first
+    /// (ndjson: the tag pairs but `Variant`).
     head: Vec<u8>,
     /// Movetext lines, and kept comments and variations between them.
     body: Vec<u8>,
@@ -70,6 +71,9 @@ impl Writer {
         self.line = line;
         self.start.clear();
         self.head.clear();
+        if self.format == Format::CtlPgn {
+            self.head.extend_from_slice(crate::canonical::VARIANT_LINE);
+        }
         self.body.clear();
         self.tail.clear();
         self.variation.clear();
@@ -307,14 +311,14 @@ impl Writer {
             return out.write_all(b"\"}\n");
         }
         self.close_line();
-        out.write_all(b"[Variant \"C'escacs\"]\n")?;
+        // Two writes a game: the buffers are the game's, and begin() clears them.
+        self.head.push(b'\n');
         out.write_all(&self.head)?;
-        out.write_all(b"\n")?;
-        out.write_all(&self.body)?;
-        out.write_all(result.as_str().as_bytes())?;
-        out.write_all(b"\n")?;
-        out.write_all(&self.tail)?;
-        out.write_all(b"\n")
+        self.body.extend_from_slice(result.as_str().as_bytes());
+        self.body.push(b'\n');
+        self.body.extend_from_slice(&self.tail);
+        self.body.push(b'\n');
+        out.write_all(&self.body)
     }
 }
 
