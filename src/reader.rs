@@ -242,6 +242,11 @@ impl<'f> Reader<'f> {
     /// diagnostic that the end of the game may make about it.
     fn keep_line(&mut self, slot: usize, line: &[u8], off: usize) {
         let column = self.column(line, off);
+        self.keep_excerpt(slot, line, off, column);
+    }
+
+    /// [`Reader::keep_line`] for a byte offset whose column is known.
+    fn keep_excerpt(&mut self, slot: usize, line: &[u8], off: usize, column: u64) {
         let from = off.saturating_sub(KEPT_BYTES);
         let to = (off + KEPT_BYTES).min(line.len());
         let k = &mut self.kept_lines[slot];
@@ -367,8 +372,9 @@ impl<'f> Reader<'f> {
             self.emit_move(mv);
         }
         if self.game.last_move_pos.0 == self.line_no {
-            let off = self.byte_of_column(line, self.game.last_move_pos.1);
-            self.keep_line(LAST_MOVE, line, off);
+            let column = self.game.last_move_pos.1;
+            let off = self.byte_of_column(line, column);
+            self.keep_excerpt(LAST_MOVE, line, off, column);
         }
         self.fill_sources(line);
         Ok(())
