@@ -10,7 +10,7 @@
 //! then reads it as before. The tests check that the filter's output,
 //! rejects, diagnostics and counts are the same with and without the copy.
 
-use crate::lexer::plain::plain_hex;
+use crate::lexer::plain::{decimal_at, plain_hex};
 use crate::model::{Outcome, CASTLING};
 use std::ops::Range;
 use unicode_normalization::{is_nfc_quick, IsNormalized};
@@ -165,15 +165,8 @@ fn move_number(b: &[u8], i: usize, first: bool) -> Option<(u32, usize)> {
     if b[i] == b'0' {
         return None;
     }
-    let mut n = 0u32;
-    let mut j = i;
-    while let Some(&d) = b.get(j).filter(|d| d.is_ascii_digit()) {
-        n = n * 10 + u32::from(d - b'0');
-        j += 1;
-        if j - i > 5 {
-            return None;
-        }
-    }
+    let (n, digits) = decimal_at(b, i, 5)?;
+    let j = i + digits;
     if first && b.get(j) == Some(&b'?') {
         return Some((n, expect(b, j + 1, b" ")?));
     }

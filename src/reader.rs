@@ -9,7 +9,7 @@
 use crate::canonical::{canonical_game, VARIANT_LINE};
 use crate::diag::{char_column, excerpt, Diagnostic, Severity};
 use crate::filter::{Filter, Report};
-use crate::lexer::plain::{scan_plain_line, CanonicalText, HalfMoves};
+use crate::lexer::plain::{scan_plain_line, skip_blanks, CanonicalText, HalfMoves};
 use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
 use crate::model::{Check, HalfMove, Outcome, Rating, Side};
 use crate::pass::{Context, Flow, Tag, Variation};
@@ -68,6 +68,11 @@ struct Game {
 }
 
 impl Game {
+    /// The result was read, or a move ended the game (`:`, mate).
+    fn ended(&self) -> bool {
+        self.result.is_some() || self.end_seen
+    }
+
     fn new() -> Game {
         Game {
             started: false,
@@ -390,7 +395,7 @@ impl<'f> Reader<'f> {
         if !self.f.copy_canonical
             || self.mode != Mode::Code
             || self.depth > 0
-            || (g.started && !(g.past_tags || g.result.is_some() || g.end_seen))
+            || (g.started && !(g.past_tags || g.ended()))
         {
             return Ok(0);
         }
@@ -656,11 +661,7 @@ impl<'f> Reader<'f> {
             // it cannot, the lexer reads the rest. The number's token would
             // first pass the pending move on; so does this.
             if resume && self.game.expect == Expect::Number && self.depth == 0 {
-                let next = end
-                    + seg.text[end..]
-                        .iter()
-                        .take_while(|&&c| c == b' ' || c == b'\t')
-                        .count();
+                let next = skip_blanks(seg.text, end);
                 let digits = seg.text[next..]
                     .iter()
                     .take_while(|c| c.is_ascii_digit())
@@ -742,7 +743,7 @@ impl<'f> Reader<'f> {
 
     /// Before a movetext token: a game that has ended gives way to a new one.
     fn before_movetext(&mut self, line: &[u8], off: usize) -> io::Result<()> {
-        if self.game.started && (self.game.result.is_some() || self.game.end_seen) {
+        if self.game.started && self.game.ended() {
             self.finish_game(line, Some(off))?;
         }
         if !self.game.started {
@@ -771,7 +772,7 @@ impl<'f> Reader<'f> {
         match tok {
             Token::Tag => {
                 let g = &self.game;
-                let ended = g.result.is_some() || g.end_seen;
+                let ended = g.ended();
                 let amid_moves = self.moves_on_line && g.has_moves && !ended;
                 if amid_moves && tag_name(slice) == b"Redefine" {
                     // A Redefine after moves on their own line is misplaced, not a new game.
@@ -1205,8 +1206,7 @@ impl<'f> Reader<'f> {
         if seg.map.is_some()
             || self.depth > 0
             || !g.started
-            || g.result.is_some()
-            || g.end_seen
+            || g.ended()
             || g.resuming
             || g.pending.is_some()
         {
@@ -1528,10 +1528,9 @@ fn tag_name(tag: &[u8]) -> &[u8] {
 /// starts and ends. The lexer reads the same bytes as one `Tag` token; a
 /// value with a backslash is left to it.
 fn plain_tag(text: &[u8], pos: usize) -> Option<(usize, usize)> {
-    let blank = |c: &u8| matches!(c, b' ' | b'\t');
-    let start = pos + text[pos..].iter().take_while(|c| blank(c)).count();
+    let start = skip_blanks(text, pos);
     let rest = text.get(start..)?.strip_prefix(b"[")?;
-    let name = rest.iter().take_while(|c| blank(c)).count();
+    let name = skip_blanks(rest, 0);
     let name_len = rest[name..]
         .iter()
         .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_')
@@ -1539,15 +1538,14 @@ fn plain_tag(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     if name_len == 0 {
         return None;
     }
-    let mut i = name + name_len;
-    i += rest[i..].iter().take_while(|c| blank(c)).count();
+    let i = skip_blanks(rest, name + name_len);
     let value = rest.get(i..)?.strip_prefix(b"\"")?;
     let q = memchr::memchr2(b'"', b'\\', value)?;
     if value[q] != b'"' {
         return None;
     }
     let after = &value[q + 1..];
-    let close = after.iter().take_while(|c| blank(c)).count();
+    let close = skip_blanks(after, 0);
     (after.get(close) == Some(&b']')).then(|| {
         let end = text.len() - after.len() + close + 1;
         (start, end)

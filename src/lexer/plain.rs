@@ -139,12 +139,29 @@ fn ends_token(b: Option<&u8>) -> bool {
     matches!(b, None | Some(b' ' | b'\t' | b',' | b':'))
 }
 
+/// Where the blanks (spaces, tabs) from `i` on end.
 #[inline]
-fn skip_blanks(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_blanks(b: &[u8], mut i: usize) -> usize {
     while matches!(b.get(i), Some(b' ' | b'\t')) {
         i += 1;
     }
     i
+}
+
+/// The decimal number written at `i` (no digit reads as 0) and how many
+/// digits it has; `None` past `max_digits` digits (at most 9).
+#[inline]
+pub(crate) fn decimal_at(b: &[u8], i: usize, max_digits: usize) -> Option<(u32, usize)> {
+    let mut n = 0u32;
+    let mut len = 0;
+    while let Some(d) = b.get(i + len).filter(|d| d.is_ascii_digit()) {
+        n = n * 10 + u32::from(d - b'0');
+        len += 1;
+        if len > max_digits {
+            return None;
+        }
+    }
+    Some((n, len))
 }
 
 /// A piece glyph at `i`, as [`parse_move`] reads one: a piece letter
@@ -441,17 +458,10 @@ pub(crate) fn scan_plain_line<O: PlainOut>(
         if run.half_moves > 0 && opens_aside(b, i) {
             break;
         }
-        // `N.`
+        // `N.`; the reader reports numbers past 99,999.
         let from = i;
-        let mut n = 0u32;
-        while let Some(d) = b.get(i).filter(|d| d.is_ascii_digit()) {
-            n = n * 10 + u32::from(d - b'0');
-            i += 1;
-            // The reader reports numbers past 99,999.
-            if i - from > 5 {
-                return None;
-            }
-        }
+        let (n, digits) = decimal_at(b, i, 5)?;
+        i += digits;
         if b.get(i) != Some(&b'.') || b.get(i + 1) == Some(&b'.') || n == 0 || b[from] == b'0' {
             // A result, or `12...`, `12?`, `01.` and the like for the lexer.
             if run.half_moves == 0 {
@@ -534,21 +544,13 @@ fn half_move<O: PlainOut>(
                 i = j + n;
             }
             Some(b'$') if b.get(j + 1).is_some_and(u8::is_ascii_digit) => {
-                let mut k = j + 1;
-                let mut v = 0u32;
-                while let Some(d) = b.get(k).filter(|d| d.is_ascii_digit()) {
-                    v = v * 10 + u32::from(d - b'0');
-                    k += 1;
-                    if k - j > 4 {
-                        return None;
-                    }
-                }
+                let (v, digits) = decimal_at(b, j + 1, 3)?;
                 if v > 255 || mv.nag_count as usize == HalfMove::MAX_NAGS {
                     return None;
                 }
                 mv.nags[mv.nag_count as usize] = v as u8;
                 mv.nag_count += 1;
-                i = k;
+                i = j + 1 + digits;
             }
             Some(b'(') if !mv.draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
                 mv.draw_offer = true;
