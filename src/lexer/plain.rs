@@ -533,31 +533,36 @@ fn half_move<O: PlainOut>(
 ) -> Option<(usize, usize)> {
     let off = i;
     let (action, check, moved) = plain_move(b, i, map, out)?;
-    let mut mv = HalfMove::new(number, side, action, check);
+    // What follows the move, in locals: the text path builds a whole
+    // HalfMove only for the rare move whose annotations it rewrites.
+    let mut rating = None;
+    let mut nags = [0; HalfMove::MAX_NAGS];
+    let mut nag_count = 0;
+    let (mut draw_offer, mut end) = (false, false);
     let mut i = moved;
     loop {
         let j = skip_blanks(b, i);
         match b.get(j) {
-            Some(b'?' | b'!' | 0xE2) if mv.rating.is_none() && mv.nag_count == 0 => {
+            Some(b'?' | b'!' | 0xE2) if rating.is_none() && nag_count == 0 => {
                 let (r, n) = plain_rating(b, j)?;
-                mv.rating = Some(r);
+                rating = Some(r);
                 i = j + n;
             }
             Some(b'$') if b.get(j + 1).is_some_and(u8::is_ascii_digit) => {
                 let (v, digits) = decimal_at(b, j + 1, 3)?;
-                if v > 255 || mv.nag_count as usize == HalfMove::MAX_NAGS {
+                if v > 255 || nag_count == HalfMove::MAX_NAGS {
                     return None;
                 }
-                mv.nags[mv.nag_count as usize] = v as u8;
-                mv.nag_count += 1;
+                nags[nag_count] = v as u8;
+                nag_count += 1;
                 i = j + 1 + digits;
             }
-            Some(b'(') if !mv.draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
-                mv.draw_offer = true;
+            Some(b'(') if !draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
+                draw_offer = true;
                 i = j + 3;
             }
             Some(b':') => {
-                mv.end = true;
+                end = true;
                 i = j + 1;
                 break;
             }
@@ -571,17 +576,26 @@ fn half_move<O: PlainOut>(
         return None;
     }
     run.half_moves += 1;
-    run.ratings += u32::from(mv.rating.is_some()) + u32::from(mv.nag_count);
+    run.ratings += u32::from(rating.is_some()) + nag_count as u32;
     run.white_last = side == Side::White;
     run.last_off = off;
     run.mate = check == Some(Check::Mate);
-    run.ends = mv.end || run.mate;
-    if O::TEXT {
-        if i > moved && !(i == moved + 1 && b[moved] == b':') {
+    run.ends = end || run.mate;
+    let annotated = i > moved && !(i == moved + 1 && b[moved] == b':');
+    if !O::TEXT || annotated {
+        let mv = HalfMove {
+            rating,
+            nags,
+            nag_count: nag_count as u8,
+            draw_offer,
+            end,
+            ..HalfMove::new(number, side, action, check)
+        };
+        if O::TEXT {
             out.annotations(b, moved, i, &mv);
+        } else {
+            out.half_move(off, mv);
         }
-    } else {
-        out.half_move(off, mv);
     }
     Some((i, skip_blanks(b, i)))
 }
