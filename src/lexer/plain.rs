@@ -37,6 +37,12 @@ pub(crate) trait PlainOut {
 
     /// Without `TEXT`: a half-move read at byte offset `off`.
     fn half_move(&mut self, off: usize, mv: HalfMove);
+
+    /// What has been put so far, for [`PlainOut::restore`].
+    fn checkpoint(&self) -> (usize, usize);
+
+    /// Forgets what was put after `checkpoint`.
+    fn restore(&mut self, checkpoint: (usize, usize));
 }
 
 /// The canonical text of what was read: what the built-in passes and the
@@ -89,6 +95,17 @@ impl PlainOut for CanonicalText<'_> {
     fn half_move(&mut self, _: usize, _: HalfMove) {
         unreachable!("text mode hands no half-move on")
     }
+
+    #[inline]
+    fn checkpoint(&self) -> (usize, usize) {
+        (self.text.len(), self.copied)
+    }
+
+    #[inline]
+    fn restore(&mut self, (len, copied): (usize, usize)) {
+        self.text.truncate(len);
+        self.copied = copied;
+    }
 }
 
 /// The half-moves read, each with its byte offset in the line.
@@ -108,12 +125,21 @@ impl PlainOut for HalfMoves {
     fn half_move(&mut self, off: usize, mv: HalfMove) {
         self.0.push((off, mv));
     }
+
+    fn checkpoint(&self) -> (usize, usize) {
+        (self.0.len(), 0)
+    }
+
+    fn restore(&mut self, (len, _): (usize, usize)) {
+        self.0.truncate(len);
+    }
 }
 
 /// What [`scan_plain_line`] read, as far as the game's bookkeeping goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PlainRun {
-    /// Where the scan stopped: the line's end, or a comment or variation.
+    /// Where the scan stopped: the line's end, a comment or variation, or
+    /// a move number whose pair (or result) it leaves to the lexer.
     pub end: usize,
     /// Half-moves read (at least one).
     pub half_moves: u32,
@@ -470,39 +496,33 @@ pub(crate) fn scan_plain_line<O: PlainOut>(
             run.result = Some(plain_result(b, from)?);
             break;
         }
-        if expected.is_some_and(|e| e != n) {
-            return None;
+        // The pairs read so far stand even if this one is not plain (a
+        // castling, say): the lexer reads the line on from its number,
+        // which ends the move before it as the scan does.
+        let before = (run, out.checkpoint());
+        match pair(b, i + 1, n, &mut expected, map, out, &mut run) {
+            Some((PairEnd::Black, next)) => {
+                (done, i) = (next, next);
+                closed = run.ends;
+            }
+            Some((PairEnd::White(moved), next)) => {
+                (done, i) = (moved, next);
+                if run.ends {
+                    closed = true;
+                } else if opens_aside(b, i) {
+                    break;
+                } else {
+                    closed = i < b.len();
+                }
+            }
+            None if before.0.half_moves > 0 => {
+                run = before.0;
+                out.restore(before.1);
+                run.end = from;
+                return Some(run);
+            }
+            None => return None,
         }
-        expected = Some(n + 1);
-        run.number = n;
-        let dot = i + 1;
-        i = skip_blanks(b, dot);
-        if O::TEXT && !(i == dot + 1 && b[dot] == b' ') {
-            out.patch(b, dot, i, b" ");
-        }
-        let (moved, next) = half_move(b, i, n, Side::White, map, out, &mut run)?;
-        (done, i) = (moved, next);
-        if run.ends {
-            closed = true;
-            continue;
-        }
-        if opens_aside(b, i) {
-            break;
-        }
-        if b.get(i) != Some(&b',') {
-            closed = i < b.len();
-            continue;
-        }
-        let black = skip_blanks(b, i + 1);
-        if O::TEXT && !(black == done + 2 && b[done] == b',' && b[done + 1] == b' ') {
-            out.patch(b, done, black, b", ");
-        }
-        let (moved, next) = half_move(b, black, n, Side::Black, map, out, &mut run)?;
-        if O::TEXT {
-            out.patch(b, moved, next, b"\n");
-        }
-        (done, i) = (next, next);
-        closed = run.ends;
     }
     if run.half_moves == 0 {
         return None;
@@ -516,6 +536,51 @@ pub(crate) fn scan_plain_line<O: PlainOut>(
         line.len()
     };
     Some(run)
+}
+
+/// How [`pair`] ended.
+enum PairEnd {
+    /// With Black's move, read and laid out.
+    Black,
+    /// With White's move (which ends at the offset given), not followed
+    /// by a comma.
+    White(usize),
+}
+
+/// Reads the moves of pair `n` from `dot`, just after its `N.`: how the
+/// pair ends, and where the blanks after it end.
+#[inline(always)]
+fn pair<O: PlainOut>(
+    b: &[u8],
+    dot: usize,
+    n: u32,
+    expected: &mut Option<u32>,
+    map: &RedefineMap,
+    out: &mut O,
+    run: &mut PlainRun,
+) -> Option<(PairEnd, usize)> {
+    if expected.is_some_and(|e| e != n) {
+        return None;
+    }
+    *expected = Some(n + 1);
+    run.number = n;
+    let white = skip_blanks(b, dot);
+    if O::TEXT && !(white == dot + 1 && b[dot] == b' ') {
+        out.patch(b, dot, white, b" ");
+    }
+    let (moved, next) = half_move(b, white, n, Side::White, map, out, run)?;
+    if run.ends || b.get(next) != Some(&b',') {
+        return Some((PairEnd::White(moved), next));
+    }
+    let black = skip_blanks(b, next + 1);
+    if O::TEXT && !(black == moved + 2 && b[moved] == b',' && b[moved + 1] == b' ') {
+        out.patch(b, moved, black, b", ");
+    }
+    let (moved, next) = half_move(b, black, n, Side::Black, map, out, run)?;
+    if O::TEXT {
+        out.patch(b, moved, next, b"\n");
+    }
+    Some((PairEnd::Black, next))
 }
 
 /// Reads the half-move of `side` at `i`, with what follows it (a rating,
@@ -660,7 +725,8 @@ mod tests {
 
     /// Whatever the plain path accepts, the token path reads the same way;
     /// its text is what the built-in passes and the writer make of those
-    /// half-moves, and it gives up where the passes would report a glyph.
+    /// half-moves, and it stops before a pair where the passes would
+    /// report a glyph (giving up if that is the first).
     fn check_plain(line: &[u8], maps: &[RedefineMap]) -> bool {
         use crate::pass::Pass;
         use crate::passes::{AsciiSeparators, DropRatings, FanToLetters, UndoRedefine};
@@ -679,12 +745,17 @@ mod tests {
             assert_eq!(moves.0, read.0, "{text}");
             assert_eq!(run.half_moves as usize, moves.0.len(), "{text}");
             for keep_ratings in [false, true] {
+                let mut canonical = Vec::new();
+                let mut out = CanonicalText::new(&mut canonical, keep_ratings);
+                let text_run = scan_plain_line(line, 0, None, map, &mut out);
+                let taken = text_run.map_or(0, |r| r.half_moves as usize);
                 let mut cx = crate::pass::Context {
                     redefine: *map,
                     ..Default::default()
                 };
                 let mut writer = Writer::new(Format::CtlPgn);
-                for (_, mv) in &moves.0 {
+                let mut reported_at = None;
+                for (k, (_, mv)) in moves.0.iter().enumerate() {
                     let mut mv = *mv;
                     UndoRedefine.half_move(&mut mv, &mut cx);
                     FanToLetters::default().half_move(&mut mv, &mut cx);
@@ -692,16 +763,21 @@ mod tests {
                         DropRatings.half_move(&mut mv, &mut cx);
                     }
                     AsciiSeparators.half_move(&mut mv, &mut cx);
-                    writer.half_move(&mv, 0);
+                    if !cx.diagnostics.is_empty() {
+                        reported_at.get_or_insert(k);
+                    }
+                    if k < taken {
+                        writer.half_move(&mv, 0);
+                    }
                 }
-                let mut canonical = Vec::new();
-                let mut out = CanonicalText::new(&mut canonical, keep_ratings);
-                let text_run = scan_plain_line(line, 0, None, map, &mut out);
-                if !cx.diagnostics.is_empty() {
-                    assert_eq!(text_run, None, "{text}");
-                    continue;
+                match reported_at {
+                    // Stopped at the pair of the first reported move.
+                    Some(k) => assert_eq!(taken, k - k % 2, "{text}"),
+                    None => assert_eq!(text_run, Some(run), "{text}"),
                 }
-                assert_eq!(text_run, Some(run), "{text}");
+                if text_run.is_none() {
+                    continue; // `out` is in no particular state
+                }
                 assert_eq!(
                     String::from_utf8_lossy(&canonical),
                     String::from_utf8_lossy(writer.body()),
@@ -741,6 +817,48 @@ mod tests {
         assert!(accepted > 3000, "{accepted}");
     }
 
+    /// A pair the scan cannot read (a castling, a forced promotion, a
+    /// number out of sequence) ends the run at its number: the pairs before
+    /// it stand, and the lexer reads on from there.
+    #[test]
+    fn a_pair_not_plain_is_left_to_the_lexer_from_its_number() {
+        let map = RedefineMap::default();
+        for (line, pairs, number) in [
+            ("1. E7-E13, E21-E15 2. KRK-II, E15-E13", 1, "2."),
+            ("1. E7-E13, E21-E15 2. F8-F12, KRD-DD", 1, "2."),
+            ("1. E7-E13, E21-E15 2. F8-F12, F20-F16 3. B24=D", 2, "3."),
+            ("1. E7-E13, E21-E15 5. F8-F12, F20-F16", 1, "5."),
+        ] {
+            let mut out = Vec::new();
+            let run = scan_plain_line(
+                line.as_bytes(),
+                0,
+                None,
+                &map,
+                &mut CanonicalText::new(&mut out, false),
+            )
+            .unwrap_or_else(|| panic!("{line}"));
+            let cut = line.find(number).unwrap();
+            assert_eq!(
+                (run.end, run.half_moves, run.white_last),
+                (cut, 2 * pairs, false),
+                "{line}"
+            );
+            assert_eq!(
+                out.iter().filter(|&&c| c == b'\n').count(),
+                pairs as usize,
+                "{line}"
+            );
+        }
+        // Where what follows is no `N.`, nothing is cut: a `:` there would
+        // end the move before it in the token path.
+        let line = b"1. E7-E13, E21-E15 2:";
+        assert_eq!(
+            scan_plain_line(line, 0, None, &map, &mut HalfMoves::default()),
+            None
+        );
+    }
+
     #[test]
     fn plain_lines_of_every_kind() {
         let maps = maps();
@@ -760,6 +878,9 @@ mod tests {
             "6. K4-K10 ??, GL5-H6#",
             "6. K4-K10, GL5-H6# 0\u{2010}3",
             "7. B22-B24=\u{2655}+, \u{265b}E27\u{d7}\u{2655}B24",
+            "1. E7-E13, E21-E15 2. KRK-II, KRD-DD",
+            "1. E7-E13, E21-E15 2. B24=D",
+            "1. E7-E13, E21-E15 3. E13-E15, E15-E17",
         ] {
             assert!(check_plain(line.as_bytes(), &maps), "not plain: {line}");
         }
