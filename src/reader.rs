@@ -7,7 +7,7 @@
 //! passes' and the writer's business.
 
 use crate::canonical::{canonical_game, VARIANT_LINE};
-use crate::diag::{char_column, excerpt, Diagnostic, Severity};
+use crate::diag::{char_column, chars_in, excerpt, Diagnostic, Severity};
 use crate::filter::{Filter, Report};
 use crate::lexer::plain::{scan_plain_line, skip_blanks, CanonicalText, HalfMoves};
 use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
@@ -299,10 +299,7 @@ impl<'f> Reader<'f> {
             return char_column(line, off);
         }
         let end = off.min(line.len());
-        let add = line[o.min(end)..end]
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count() as u64;
+        let add = chars_in(&line[o.min(end)..end]);
         self.col_cache = (end, c + add);
         c + add
     }
