@@ -1285,8 +1285,10 @@ impl<'f> Reader<'f> {
         let col = self.column(line, off);
         let q1 = memchr::memchr(b'"', slice).expect("the lexer matched a quote");
         let q2 = memchr::memrchr(b'"', slice).expect("the lexer matched a quote");
-        let name = std::str::from_utf8(tag_name(slice)).unwrap_or("");
-        let raw = std::str::from_utf8(&slice[q1 + 1..q2]).unwrap_or("");
+        // One UTF-8 check for the whole tag; the quotes are char boundaries.
+        let text = std::str::from_utf8(slice).unwrap_or("");
+        let name = text.get(1..q1).unwrap_or("").trim_ascii();
+        let raw = text.get(q1 + 1..q2).unwrap_or("");
         let nfc;
         let value = if raw.is_ascii()
             || unicode_normalization::is_nfc_quick(raw.chars())
