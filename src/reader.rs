@@ -518,7 +518,10 @@ impl<'f> Reader<'f> {
                         }
                     }
                 }
-            } else if let Some(p) = self.plain(line, seg, pos) {
+            } else if let Some(p) = starts_number(text, pos)
+                .then(|| self.plain(line, seg, pos))
+                .flatten()
+            {
                 pos = p;
             } else if let Some((start, end)) = plain_tag(text, pos) {
                 // What lex() does with the Tag token it would read.
@@ -1549,6 +1552,13 @@ fn plain_tag(text: &[u8], pos: usize) -> Option<(usize, usize)> {
         let end = text.len() - after.len() + close + 1;
         (start, end)
     })
+}
+
+/// Does a number follow `pos` (after blanks)? A plain run starts with one:
+/// nothing else is worth the fast path's scan.
+fn starts_number(text: &[u8], pos: usize) -> bool {
+    text.get(skip_blanks(text, pos))
+        .is_some_and(u8::is_ascii_digit)
 }
 
 /// `[Name "` at the start of a line (after blanks).
