@@ -453,7 +453,15 @@ impl<'f> Reader<'f> {
 
     /// Gives each diagnostic of the game its source line: the current one,
     /// or one kept for the purpose.
+    #[inline]
     fn fill_sources(&mut self, line: &[u8]) {
+        // Called for every line; most lines leave no diagnostic.
+        if !self.f.cx.diagnostics.is_empty() {
+            self.fill_sources_of(line);
+        }
+    }
+
+    fn fill_sources_of(&mut self, line: &[u8]) {
         let n = self.line_no;
         for i in 0..self.f.cx.diagnostics.len() {
             let d = &self.f.cx.diagnostics[i];
