@@ -605,7 +605,8 @@ fn half_move<O: PlainOut>(
     let mut nag_count = 0;
     let (mut draw_offer, mut end) = (false, false);
     let mut i = moved;
-    loop {
+    // Where the blanks after the move and what follows it end.
+    let after = loop {
         let j = skip_blanks(b, i);
         match b.get(j) {
             Some(b'?' | b'!' | 0xE2) if rating.is_none() && nag_count == 0 => {
@@ -629,14 +630,14 @@ fn half_move<O: PlainOut>(
             Some(b':') => {
                 end = true;
                 i = j + 1;
-                break;
+                break skip_blanks(b, i);
             }
-            _ => break,
+            _ => break j,
         }
         if !ends_token(b.get(i)) && !matches!(b.get(i), Some(b'$' | b'(' | b'?' | b'!' | b'{')) {
             return None;
         }
-    }
+    };
     if !ends_token(b.get(i)) && !opens_aside(b, i) {
         return None;
     }
@@ -662,7 +663,7 @@ fn half_move<O: PlainOut>(
             out.half_move(off, mv);
         }
     }
-    Some((i, skip_blanks(b, i)))
+    Some((i, after))
 }
 
 /// The benchmark corpus generator, for the tests.
