@@ -121,15 +121,41 @@ pub(crate) fn char_column(line: &[u8], offset: usize) -> u64 {
     1 + chars_in(&line[..offset.min(line.len())])
 }
 
-/// How many characters the UTF-8 `bytes` hold: the bytes that start one.
+/// How many characters the UTF-8 `bytes` hold: the bytes that start one,
+/// that is all but the continuation bytes (`10xxxxxx`), counted eight at
+/// a time.
 #[inline]
 pub(crate) fn chars_in(bytes: &[u8]) -> u64 {
-    bytes.iter().map(|&b| u64::from((b & 0xC0) != 0x80)).sum()
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder();
+    let continuation: u64 = words
+        .map(|w| {
+            let w = u64::from_le_bytes(w.try_into().expect("eight bytes"));
+            // Bit 7 of each byte set, bit 6 clear.
+            u64::from((w & !(w << 1) & HIGH).count_ones())
+        })
+        .sum::<u64>()
+        + tail
+            .iter()
+            .map(|&b| u64::from(b & 0xC0 == 0x80))
+            .sum::<u64>();
+    bytes.len() as u64 - continuation
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chars_in_counts_characters_not_bytes() {
+        let text = "1. ♘I19-D2, 🩒F22×A19 {défense} E7‐E13";
+        for end in 0..=text.len() {
+            let bytes = &text.as_bytes()[..end];
+            let expected = bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            assert_eq!(chars_in(bytes), expected as u64, "{end}");
+        }
+    }
 
     #[test]
     fn columns_count_characters_not_bytes() {
