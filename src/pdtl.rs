@@ -5,6 +5,7 @@
 
 use crate::hex::{push_decimal, Hex};
 use crate::lexer::is_piece_letter;
+use crate::lexer::plain::decimal_at;
 use crate::model::{decode_figurine, Dash, Glyph, Side};
 use std::fmt;
 
@@ -198,18 +199,9 @@ fn piece_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
     })
 }
 
+/// A number of one to nine digits at `i` (nine at most: no overflow).
 fn number_at(b: &[u8], i: usize) -> Option<(u32, usize)> {
-    let mut v = 0u32;
-    let mut n = 0;
-    while let Some(d) = b.get(i + n).filter(|d| d.is_ascii_digit()) {
-        if n == 9 {
-            return None;
-        }
-        // Nine digits at most: no overflow.
-        v = v * 10 + u32::from(d - b'0');
-        n += 1;
-    }
-    (n > 0).then_some((v, n))
+    decimal_at(b, i, 9).filter(|&(_, digits)| digits > 0)
 }
 
 /// Byte length of a dash (`-` or a Unicode one) at `i`, if one is there.

@@ -9,7 +9,7 @@
 use crate::canonical::{canonical_game, VARIANT_LINE};
 use crate::diag::{char_column, chars_in, excerpt, Diagnostic, Severity};
 use crate::filter::{Filter, Report};
-use crate::lexer::plain::{scan_plain_line, skip_blanks, CanonicalText, HalfMoves};
+use crate::lexer::plain::{decimal_at, scan_plain_line, skip_blanks, CanonicalText, HalfMoves};
 use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
 use crate::model::{Check, HalfMove, Outcome, Rating, Side};
 use crate::pass::{Context, Flow, Tag, Variation};
@@ -670,11 +670,11 @@ impl<'f> Reader<'f> {
             // first pass the pending move on; so does this.
             if resume && self.game.expect == Expect::Number && self.depth == 0 {
                 let next = skip_blanks(seg.text, end);
-                let digits = seg.text[next..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_digit())
-                    .count();
-                if digits > 0 && seg.text.get(next + digits) == Some(&b'.') {
+                // (The plain path reads numbers of five digits at most.)
+                let number = decimal_at(seg.text, next, 5).filter(|&(_, digits)| {
+                    digits > 0 && seg.text.get(next + digits) == Some(&b'.')
+                });
+                if number.is_some() {
                     self.flush_pending();
                     if let Some(p) = self.plain(line, seg, next) {
                         return Ok(p);
