@@ -12,6 +12,7 @@
 
 use crate::lexer::plain::{decimal_at, plain_hex};
 use crate::model::{Outcome, CASTLING};
+use crate::redefine::STANDARD_MASK;
 use std::ops::Range;
 use unicode_normalization::{is_nfc_quick, IsNormalized};
 
@@ -183,7 +184,9 @@ fn at(b: &[u8], i: usize) -> u8 {
 /// pawn's, which is never written.
 #[inline(always)]
 fn is_written_piece(c: u8) -> bool {
-    matches!(c, b'E' | b'J' | b'N' | b'G' | b'R' | b'V' | b'D' | b'K')
+    const WRITTEN: u32 = STANDARD_MASK & !(1 << (b'P' - b'A'));
+    let i = c.wrapping_sub(b'A');
+    i < 26 && WRITTEN & (1 << i) != 0
 }
 
 /// A piece letter at `i`, told from a hex's column by the letter after it.

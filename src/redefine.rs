@@ -75,8 +75,8 @@ impl fmt::Display for RedefineError {
     }
 }
 
-/// One bit per standard piece letter.
-const STANDARD_MASK: u32 = {
+/// One bit per standard piece letter (bit 0 for `A`).
+pub(crate) const STANDARD_MASK: u32 = {
     let mut m = 0u32;
     let s = crate::model::STANDARD_LETTERS;
     let mut i = 0;
