@@ -83,8 +83,11 @@ impl Hex {
     /// The hex at `column` (a letter) and `line`, if it is on the board.
     #[inline(always)]
     pub(crate) fn on_board(column: u8, line: u8) -> Option<Hex> {
-        let col = column_index(column)?;
-        (line <= 28 && LINES_OF[col as usize] & (1 << line) != 0).then_some(Hex { col, line })
+        // One load decides; the column's index is looked up only for a hex.
+        (line <= 28 && LINES_OF_BYTE[column as usize] & (1 << line) != 0).then(|| Hex {
+            col: COLUMN_OF[column as usize] - 1,
+            line,
+        })
     }
 
     #[cold]
@@ -286,6 +289,17 @@ const LINES_OF: [u32; 15] = {
             line += 2;
         }
         col += 1;
+    }
+    t
+};
+
+/// [`LINES_OF`] by the column's letter; 0 for bytes that name no column.
+const LINES_OF_BYTE: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < COLUMNS.len() {
+        t[COLUMNS[i] as usize] = LINES_OF[i];
+        i += 1;
     }
     t
 };
