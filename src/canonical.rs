@@ -138,19 +138,19 @@ fn tag_line(b: &[u8], i: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
     }
     let name = name_start..j;
     let value_start = expect(b, j, b" \"")?;
-    j = value_start;
-    let mut ascii = true;
-    while let Some(&c) = b
-        .get(j)
-        .filter(|&&c| c >= b' ' && c != b'"' && c != b'\\' && c != 0x7F)
-    {
-        ascii &= c.is_ascii();
-        j += 1;
-    }
+    j = value_start + memchr::memchr(b'"', &b[value_start..])?;
+    let value = &b[value_start..j];
     let end = expect(b, j, b"\"]\n")?;
+    // No escape, no control character (nor a line end: the writer writes a
+    // tag on one line), all in one sweep the compiler can vectorise.
+    if value.iter().fold(false, |bad, &c| {
+        bad | (c < b' ') | (c == b'\\') | (c == 0x7F)
+    }) {
+        return None;
+    }
     // The reader writes a value in NFC.
-    if !ascii {
-        let value = std::str::from_utf8(&b[value_start..j]).ok()?;
+    if !value.is_ascii() {
+        let value = std::str::from_utf8(value).ok()?;
         if is_nfc_quick(value.chars()) != IsNormalized::Yes {
             return None;
         }
@@ -174,10 +174,25 @@ fn move_number(b: &[u8], i: usize, first: bool) -> Option<(u32, usize)> {
     Some((n, expect(b, j, b". ")?))
 }
 
-/// The byte at `i`, or 0 past the end.
+/// Bytes of a half-move looked at in one piece, with room to spare: the
+/// longest the writer writes is `JA11@@B12=D+∞ (=):`, 20 bytes, and no
+/// byte past the 20th is looked at, so reading a window by index needs no
+/// bounds check.
+const WINDOW: usize = 32;
+
+type Window = [u8; WINDOW];
+
+/// The byte at `k` of a window (`k < WINDOW`, see there).
 #[inline(always)]
-fn at(b: &[u8], i: usize) -> u8 {
-    b.get(i).copied().unwrap_or(0)
+fn at(w: &Window, k: usize) -> u8 {
+    debug_assert!(k < WINDOW);
+    w[k % WINDOW]
+}
+
+/// The three bytes at `k` of a window are `s`.
+#[inline(always)]
+fn three_at(w: &Window, k: usize, s: &[u8]) -> bool {
+    at(w, k) == s[0] && at(w, k + 1) == s[1] && at(w, k + 2) == s[2]
 }
 
 /// A letter the writer writes for a piece: a standard letter but the
@@ -189,90 +204,109 @@ fn is_written_piece(c: u8) -> bool {
     i < 26 && WRITTEN & (1 << i) != 0
 }
 
-/// A piece letter at `i`, told from a hex's column by the letter after it.
+/// A piece letter at `k`, told from a hex's column by the letter after it.
 #[inline(always)]
-fn piece_at(b: &[u8], i: usize) -> bool {
-    is_written_piece(at(b, i)) & at(b, i + 1).is_ascii_uppercase()
+fn piece_at(w: &Window, k: usize) -> bool {
+    is_written_piece(at(w, k)) & at(w, k + 1).is_ascii_uppercase()
 }
 
 /// A half-move at `i` as the writer writes it (with its check, draw offer
 /// and end marker): where it ends, and whether it ends the game (`:` or
 /// mate).
+#[inline]
 fn half_move(b: &[u8], i: usize) -> Option<(usize, bool)> {
-    let mut i = action(b, i)?;
-    let c = at(b, i);
+    let (n, ended) = match b.get(i..i + WINDOW) {
+        Some(w) => half_move_in(w.try_into().expect("a window's length")),
+        None => {
+            // Near the buffer's end, zeros stand for what lies past it.
+            let mut w = [0; WINDOW];
+            w[..b.len() - i].copy_from_slice(&b[i..]);
+            half_move_in(&w)
+        }
+    }?;
+    Some((i + n, ended))
+}
+
+/// [`half_move`] at the start of a window.
+#[inline(always)]
+fn half_move_in(w: &Window) -> Option<(usize, bool)> {
+    let mut i = action(w)?;
+    let c = at(w, i);
     let mate = c == b'#';
     i += usize::from(mate);
     if c == b'+' {
-        i += match at(b, i + 1) {
+        i += match at(w, i + 1) {
             b'+' | b'^' => 2,
-            0xE2 if b.get(i + 1..i + 4) == Some("∞".as_bytes()) => 4,
+            0xE2 if three_at(w, i + 1, "∞".as_bytes()) => 4,
             _ => 1,
         };
     }
     // A draw offer, then the end marker.
-    if at(b, i) == b' ' && b.get(i + 1..i + 4) == Some(b"(=)") {
+    if at(w, i) == b' ' && three_at(w, i + 1, b"(=)") {
         i += 4;
     }
-    let marked = at(b, i) == b':';
+    let marked = at(w, i) == b':';
     Some((i + usize::from(marked), mate | marked))
 }
 
 /// What a half-move does, before its check: a move, a castling or a forced
 /// promotion. Where it ends.
 #[inline(always)]
-fn action(b: &[u8], mut i: usize) -> Option<usize> {
-    if at(b, i) == b'K' && at(b, i + 1) == b'R' {
-        if let Some(end) = castling(b, i) {
+fn action(w: &Window) -> Option<usize> {
+    if w[0] == b'K' && w[1] == b'R' {
+        if let Some(end) = castling(w) {
             return Some(end);
         }
     }
-    let piece = piece_at(b, i);
-    i += usize::from(piece);
-    let (from, n) = plain_hex(b, i)?;
+    let piece = piece_at(w, 0);
+    let mut i = usize::from(piece);
+    let (from, n) = plain_hex(w, i)?;
     i += n;
-    let sep = at(b, i);
+    let sep = at(w, i);
     if !matches!(sep, b'-' | b'*' | b'@') {
         // A forced promotion names its piece.
-        return (sep == b'=' && !piece && at(b, i + 1) != b'&')
-            .then(|| promotion(b, i))
+        return (sep == b'=' && !piece && at(w, i + 1) != b'&')
+            .then(|| promotion(w, i))
             .flatten();
     }
-    i += 1 + usize::from(sep == b'@' && at(b, i + 1) == b'@');
-    i += usize::from(sep == b'*' && piece_at(b, i));
-    let (to, n) = plain_hex(b, i)?;
+    i += 1 + usize::from(sep == b'@' && at(w, i + 1) == b'@');
+    i += usize::from(sep == b'*' && piece_at(w, i));
+    let (to, n) = plain_hex(w, i)?;
     i += n;
     if to == from {
         return None;
     }
-    if at(b, i) == b'=' {
-        return promotion(b, i);
+    if at(w, i) == b'=' {
+        return promotion(w, i);
     }
     Some(i)
 }
 
-/// `=X` at `i`, X a piece a pawn promotes to, or `&` for a pawn that
+/// `=X` at `k`, X a piece a pawn promotes to, or `&` for a pawn that
 /// awaits promotion: where it ends.
-#[inline]
-fn promotion(b: &[u8], i: usize) -> Option<usize> {
-    let c = at(b, i + 1);
-    (c == b'&' || (is_written_piece(c) && c != b'K')).then_some(i + 2)
+#[inline(always)]
+fn promotion(w: &Window, k: usize) -> Option<usize> {
+    let c = at(w, k + 1);
+    (c == b'&' || (is_written_piece(c) && c != b'K')).then_some(k + 2)
 }
 
-/// A castling at `i` (`KRK-II`, `KRR-HGG`, ...): where it ends.
-fn castling(b: &[u8], i: usize) -> Option<usize> {
-    let shape = b.get(i..i + 3)?;
-    let (_, targets) = CASTLING.iter().find(|(p, _)| p[..] == *shape)?;
-    let start = expect(b, i + 3, b"-")?;
-    let n = b[start..]
+/// A castling at the start of a window (`KRK-II`, `KRR-HGG`, ...): where
+/// it ends.
+fn castling(w: &Window) -> Option<usize> {
+    let (_, targets) = CASTLING.iter().find(|(p, _)| p[..] == w[..3])?;
+    if w[3] != b'-' {
+        return None;
+    }
+    // No target is as long as the window; a longer word is none of them.
+    let n = w[4..]
         .iter()
         .take_while(|c| c.is_ascii_alphabetic())
         .count();
-    let written = &b[start..start + n];
+    let written = &w[4..4 + n];
     targets
         .iter()
         .any(|t| t.as_bytes() == written)
-        .then_some(start + n)
+        .then_some(4 + n)
 }
 
 /// A result line at `i`: the result, and where the line ends.
