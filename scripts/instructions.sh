@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Instructions the release binary executes (valgrind --tool=callgrind) on
+# the 4 MB generated corpora, with --jobs 1, next to the copy baseline's.
+# Unlike wall time they do not drift with the machine, so they compare
+# commits run by run; they do not say where time goes when a loop waits
+# on memory rather than on instructions (see the README's Performance).
+#
+#   scripts/instructions.sh                                   # this build
+#   FILTER=/path/to/other/ctlpgn-filter scripts/instructions.sh
+#
+# Needs valgrind (Debian: apt install valgrind). Inputs are generated into
+# target/bench/ (or $BENCH_DIR) from seed 1, as scripts/bench.sh does.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+command -v valgrind > /dev/null || { echo "instructions: needs valgrind" >&2; exit 2; }
+DIR=${BENCH_DIR:-target/bench}
+mkdir -p "$DIR"
+
+cargo build --release --quiet --bin ctlpgn-filter --example gen_corpus --example copy_baseline
+BIN=${FILTER:-target/release/ctlpgn-filter}
+GEN=target/release/examples/gen_corpus
+COPY=target/release/examples/copy_baseline
+
+MIXED=$DIR/mixed-4.ctl-pgn
+ASCII=$DIR/ascii-4.ctl-pgn
+[ -s "$MIXED" ] || "$GEN" --mb 4 --seed 1 > "$MIXED"
+[ -s "$ASCII" ] || "$GEN" --mb 4 --seed 1 --ascii > "$ASCII"
+
+# millions CMD...: instructions CMD executes, in millions.
+millions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 > /dev/null |
+        awk '/ refs:/ { gsub(",", "", $NF); printf "%.1f", $NF / 1e6 }'
+}
+
+printf '%-8s %12s %12s %8s\n' corpus "filter (M)" "copy (M)" ratio
+for f in "$MIXED" "$ASCII"; do
+    filter=$(millions "$BIN" --jobs 1 "$f")
+    copy=$(millions "$COPY" "$f")
+    printf '%-8s %12s %12s %7.1fx\n' "$(basename "$f" -4.ctl-pgn)" "$filter" "$copy" \
+        "$(awk -v a="$filter" -v b="$copy" 'BEGIN { print a / b }')"
+done
