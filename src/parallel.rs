@@ -79,20 +79,14 @@ impl<R: Read> Chunker<R> {
     }
 
     fn fill(&mut self) -> io::Result<()> {
-        let start = self.pending.len();
-        let want = self.size.max(1 << 16);
-        self.pending.resize(start + want, 0);
-        let n = loop {
-            match self.input.read(&mut self.pending[start..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    self.pending.truncate(start);
-                    return Err(e);
-                }
-            }
-        };
-        self.pending.truncate(start + n);
+        // Up to the chunk size at once; past it, a little at a time, so that
+        // what follows the cut, copied out when the chunk is split off, is
+        // short.
+        let want = self.size.saturating_sub(self.pending.len()).max(1 << 16);
+        // read_to_end reads into the spare capacity without zeroing it first.
+        let n = (&mut self.input)
+            .take(want as u64)
+            .read_to_end(&mut self.pending)?;
         self.eof = n == 0;
         Ok(())
     }
@@ -267,6 +261,36 @@ mod tests {
     fn never_cuts_inside_a_tag_section_or_after_a_comment() {
         let s = "[Variant \"C'escacs\"]\n[Variant \"C'escacs\"]\n{ c }\n[Variant \"C'escacs\"]\n1. E7-E13:\n";
         assert_eq!(chunks(s, 1).len(), 1);
+    }
+
+    /// Hands its bytes out a few at a time, as a pipe may.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 = (self.1 * 31 + 7) % 4093;
+            let n = (self.1 + 1).min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn chunks_are_cut_in_the_same_places_however_the_input_arrives() {
+        let game = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n*\n\n";
+        let input = game.repeat(5000);
+        let cut = |r: &mut dyn Read| {
+            let mut c = Chunker::new(r, 70_000);
+            let mut v = Vec::new();
+            while let Some(chunk) = c.next_chunk().unwrap() {
+                v.push(chunk);
+            }
+            v
+        };
+        let whole = cut(&mut input.as_bytes());
+        assert!(whole.len() > 2);
+        assert_eq!(cut(&mut Trickle(input.as_bytes(), 0)), whole);
     }
 
     #[test]
