@@ -18,18 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 MB=${MB:-200}
-DIR=${BENCH_DIR:-target/bench}
-mkdir -p "$DIR"
-
-cargo build --release --quiet --bin ctlpgn-filter --example gen_corpus --example copy_baseline
-BIN=${FILTER:-target/release/ctlpgn-filter}
-GEN=target/release/examples/gen_corpus
-COPY=target/release/examples/copy_baseline
-
-MIXED=$DIR/mixed-$MB.ctl-pgn
-ASCII=$DIR/ascii-$MB.ctl-pgn
-[ -s "$MIXED" ] || "$GEN" --mb "$MB" --seed 1 > "$MIXED"
-[ -s "$ASCII" ] || "$GEN" --mb "$MB" --seed 1 --ascii > "$ASCII"
+# shellcheck source=scripts/corpora.sh
+. scripts/corpora.sh
 
 # Sanity: nothing rejected, the ASCII corpus is canonical already, and
 # --jobs 2 writes the same bytes as --jobs 1.

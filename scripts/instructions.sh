@@ -14,18 +14,9 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 command -v valgrind > /dev/null || { echo "instructions: needs valgrind" >&2; exit 2; }
-DIR=${BENCH_DIR:-target/bench}
-mkdir -p "$DIR"
-
-cargo build --release --quiet --bin ctlpgn-filter --example gen_corpus --example copy_baseline
-BIN=${FILTER:-target/release/ctlpgn-filter}
-GEN=target/release/examples/gen_corpus
-COPY=target/release/examples/copy_baseline
-
-MIXED=$DIR/mixed-4.ctl-pgn
-ASCII=$DIR/ascii-4.ctl-pgn
-[ -s "$MIXED" ] || "$GEN" --mb 4 --seed 1 > "$MIXED"
-[ -s "$ASCII" ] || "$GEN" --mb 4 --seed 1 --ascii > "$ASCII"
+MB=4
+# shellcheck source=scripts/corpora.sh
+. scripts/corpora.sh
 
 # millions CMD...: instructions CMD executes, in millions.
 millions() {
