@@ -33,40 +33,22 @@ FILTERED=$DIR/filtered-$MB.ctl-pgn
 mv "$DIR/out1.ctl-pgn" "$FILTERED"
 "$BIN" --jobs 1 "$FILTERED" | cmp -s - "$FILTERED" || { echo "bench: filtering is not idempotent" >&2; exit 1; }
 
-# run WHAT FILE: the copy baseline (copy) or the filter with one or two
-# threads (jobs1, jobs2) over FILE, output to /dev/null.
-run() {
-    case $1 in
-        copy) "$COPY" "$2" ;;
-        jobs1) "$BIN" --jobs 1 "$2" ;;
-        jobs2) "$BIN" --jobs 2 "$2" ;;
-    esac > /dev/null
-}
+# The commands timed, each over the file given: the copy baseline, and the
+# filter with one or two threads.
+copy() { "$COPY" "$1" > /dev/null; }
+jobs1() { "$BIN" --jobs 1 "$1" > /dev/null; }
+jobs2() { "$BIN" --jobs 2 "$1" > /dev/null; }
 
-# paired_medians FILE A B: runs A and B (see run) over FILE once each to
-# warm the cache, then RUNS times each, alternating (A, B, A, B ...), so
-# that a machine whose speed drifts slows both alike; prints the two
+# shellcheck source=scripts/timing.sh
+. scripts/timing.sh
+
+# paired_medians FILE A B: A and B (commands above) over FILE once each to
+# warm the cache, then RUNS times each, alternating; prints the two
 # medians in seconds. Ratios are taken between the two of one pair.
 paired_medians() {
-    run "$2" "$1"
-    run "$3" "$1"
-    local t0 t1
-    for _ in $(seq "$RUNS"); do
-        for which in "$2" "$3"; do
-            t0=$(date +%s%N)
-            run "$which" "$1"
-            t1=$(date +%s%N)
-            echo "$which $(( t1 - t0 ))"
-        done
-    done | awk -v first="$2" -v second="$3" '
-        { t[$1, ++n[$1]] = $2 }
-        function median(w,   i, j, k, s, m) {
-            m = n[w]
-            for (i = 1; i <= m; i++) s[i] = t[w, i]
-            for (i = 2; i <= m; i++) { k = s[i]; for (j = i - 1; j >= 1 && s[j] > k; j--) s[j + 1] = s[j]; s[j + 1] = k }
-            return (m % 2) ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
-        }
-        END { printf "%.3f %.3f\n", median(first) / 1e9, median(second) / 1e9 }'
+    "$2" "$1"
+    "$3" "$1"
+    alternate "$RUNS" "$2" "$3" "$1" | summary "$2" "$3" | awk '{ printf "%.3f %.3f\n", $1, $3 }'
 }
 
 mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }'; }

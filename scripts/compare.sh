@@ -19,25 +19,12 @@ OLD=$1 NEW=$2 FILE=$3 RUNS=${4:-11}
 cmp -s <("$OLD" --jobs 1 "$FILE") <("$NEW" --jobs 1 "$FILE") ||
     echo "compare: the two builds write different output" >&2
 
-for _ in $(seq "$RUNS"); do
-    for which in old new; do
-        bin=$OLD
-        [ "$which" = new ] && bin=$NEW
-        t0=$(date +%s%N)
-        "$bin" --jobs 1 "$FILE" > /dev/null 2>&1 || true
-        t1=$(date +%s%N)
-        echo "$which $(( (t1 - t0) / 1000 ))"
-    done
-done | sort -k1,1 -k2,2n | awk '
-    { t[$1, ++n[$1]] = $2 }
-    function median(w,   k) {
-        k = n[w]
-        return (k % 2) ? t[w, (k + 1) / 2] : (t[w, k / 2] + t[w, k / 2 + 1]) / 2
-    }
-    END {
-        for (i = 1; i <= 2; i++) {
-            w = (i == 1) ? "old" : "new"
-            printf "%s: median %.3f s, fastest %.3f s (%d runs)\n", w, median(w) / 1e6, t[w, 1] / 1e6, n[w]
-        }
-        printf "old / new (medians): %.2fx\n", median("old") / median("new")
-    }'
+# shellcheck source=scripts/timing.sh
+. "$(dirname "$0")/timing.sh"
+old() { "$OLD" --jobs 1 "$1" > /dev/null 2>&1 || true; }
+new() { "$NEW" --jobs 1 "$1" > /dev/null 2>&1 || true; }
+
+read -r median_old fastest_old median_new fastest_new runs < <(alternate "$RUNS" old new "$FILE" | summary old new)
+printf 'old: median %.3f s, fastest %.3f s (%d runs)\n' "$median_old" "$fastest_old" "$runs"
+printf 'new: median %.3f s, fastest %.3f s (%d runs)\n' "$median_new" "$fastest_new" "$runs"
+echo "old / new (medians): $(awk -v a="$median_old" -v b="$median_new" 'BEGIN { printf "%.2f", a / b }')x"
