@@ -40,9 +40,9 @@ impl Board {
     /// side by side, as the dense index runs by line, then column.
     fn line(&self, line: u8) -> &[Option<Piece>] {
         match Hex::line_hexes(line) {
-            [first, ..] => {
+            hexes @ [first, ..] => {
                 let start = first.index();
-                &self.0[start..start + Hex::line_hexes(line).len()]
+                &self.0[start..start + hexes.len()]
             }
             [] => &[],
         }
