@@ -10,7 +10,7 @@
 //! then reads it as before. The tests check that the filter's output,
 //! rejects, diagnostics and counts are the same with and without the copy.
 
-use crate::lexer::plain::{decimal_at, plain_hex};
+use crate::lexer::plain::{decimal_at, is_tag_name_byte, plain_hex};
 use crate::model::{Outcome, CASTLING};
 use crate::redefine::STANDARD_MASK;
 use std::ops::Range;
@@ -127,10 +127,7 @@ fn expect(b: &[u8], i: usize, s: &[u8]) -> Option<usize> {
 fn tag_line(b: &[u8], i: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
     let name_start = i + 1;
     let mut j = name_start;
-    while b
-        .get(j)
-        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
-    {
+    while b.get(j).is_some_and(|&c| is_tag_name_byte(c)) {
         j += 1;
     }
     if j == name_start {

@@ -9,7 +9,9 @@
 use crate::canonical::{canonical_game, VARIANT_LINE};
 use crate::diag::{char_column, chars_in, excerpt, Diagnostic, Severity};
 use crate::filter::{Filter, Report};
-use crate::lexer::plain::{decimal_at, scan_plain_line, skip_blanks, CanonicalText, HalfMoves};
+use crate::lexer::plain::{
+    decimal_at, is_tag_name_byte, scan_plain_line, skip_blanks, CanonicalText, HalfMoves,
+};
 use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
 use crate::model::{Check, HalfMove, Outcome, Rating, Side};
 use crate::pass::{Context, Flow, Tag, Variation};
@@ -1543,7 +1545,7 @@ fn plain_tag(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     let name = skip_blanks(rest, 0);
     let name_len = rest[name..]
         .iter()
-        .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_')
+        .take_while(|&&c| is_tag_name_byte(c))
         .count();
     if name_len == 0 {
         return None;
@@ -1575,10 +1577,7 @@ fn looks_like_tag(line: &[u8]) -> bool {
     let Some(rest) = t.strip_prefix(b"[") else {
         return false;
     };
-    let n = rest
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
+    let n = rest.iter().take_while(|&&c| is_tag_name_byte(c)).count();
     n > 0 && rest[n..].trim_ascii_start().starts_with(b"\"")
 }
 

@@ -174,6 +174,12 @@ pub(crate) fn skip_blanks(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// A byte of a tag's name, as the lexer's `Tag` token reads one.
+#[inline(always)]
+pub(crate) fn is_tag_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
 /// The decimal number written at `i` (no digit reads as 0) and how many
 /// digits it has; `None` past `max_digits` digits (at most 9).
 #[inline]
