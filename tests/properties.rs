@@ -14,7 +14,7 @@
 //! The filter checks syntax, not the rules of play, so the moves are random
 //! but well formed, and only on hexes that exist.
 
-use ctlpgn_filter::{Diagnostic, Filter, FilterBuilder, Report};
+use ctlpgn_filter::{Diagnostic, Filter, FilterBuilder, Pass, Report};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use std::collections::BTreeMap;
@@ -35,15 +35,18 @@ enum Mode {
 impl Mode {
     const BOTH: [Mode; 2] = [Mode::Default, Mode::KeepAll];
 
-    fn filter(self) -> Filter {
+    fn builder(self) -> FilterBuilder {
         match self {
-            Mode::Default => Filter::default(),
+            Mode::Default => FilterBuilder::new(),
             Mode::KeepAll => FilterBuilder::new()
                 .keep_comments(true)
                 .keep_variations(true)
-                .keep_ratings(true)
-                .build(),
+                .keep_ratings(true),
         }
+    }
+
+    fn filter(self) -> Filter {
+        self.builder().build()
     }
 
     fn keeps(self) -> bool {
@@ -1745,6 +1748,78 @@ fn mutated_corpus_file() -> impl Strategy<Value = (String, Vec<u8>)> {
     })
 }
 
+/// The corpus files as filtered (`Mode::Default`): canonical games, which
+/// the reader copies whole, to be mutated.
+fn filtered_corpus() -> &'static [Vec<u8>] {
+    static FILES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        corpus()
+            .iter()
+            .map(|(_, data)| filter(Mode::Default, data).out)
+            .collect()
+    })
+}
+
+/// A filtered corpus file with one to three random mutations: canonical
+/// games, some no longer canonical.
+fn mutated_filtered_file() -> impl Strategy<Value = Vec<u8>> {
+    (any::<Index>(), prop::collection::vec(mutation(), 1..4)).prop_map(|(file, mutations)| {
+        let files = filtered_corpus();
+        let mut data = files[file.index(files.len())].clone();
+        for m in &mutations {
+            m.apply(&mut data);
+        }
+        data
+    })
+}
+
+/// A pass that changes nothing. With a pass of its own in the chain the
+/// reader takes none of its fast paths (plain moves read without the
+/// lexer, canonical games copied whole): every token goes through the
+/// lexer and the passes.
+struct Unchanged;
+
+impl Pass for Unchanged {
+    fn name(&self) -> &'static str {
+        "unchanged"
+    }
+}
+
+/// The fast paths read `input` as the lexer and the passes do: the same
+/// output, diagnostics and counts as with [`Unchanged`] in the chain.
+fn fast_paths_read_like_tokens(input: &[u8]) -> Result<(), TestCaseError> {
+    for mode in Mode::BOTH {
+        let fast = filter(mode, input);
+        let (out, diagnostics, report) = mode
+            .builder()
+            .pass(Box::new(Unchanged))
+            .build()
+            .filter_bytes(input);
+        same_output(
+            "the fast paths wrote otherwise than the token path",
+            mode,
+            input,
+            &fast,
+            &out,
+        )?;
+        prop_assert_eq!(
+            &fast.diagnostics,
+            &diagnostics,
+            "{:?}\n--- input\n{}",
+            mode,
+            show(input)
+        );
+        prop_assert_eq!(
+            fast.report,
+            report,
+            "{:?}\n--- input\n{}",
+            mode,
+            show(input)
+        );
+    }
+    Ok(())
+}
+
 /// Whatever came in: no panic, every game counted once, and what was
 /// written is canonical (filtering it again reads every game back and
 /// changes nothing).
@@ -1954,5 +2029,20 @@ proptest! {
     #[test]
     fn mutated_corpus_files_never_break_the_filter((_file, input) in mutated_corpus_file()) {
         survives(&input)?;
+    }
+
+    /// Issue 5: the reader's fast paths (plain moves read without the
+    /// lexer, canonical games copied whole) change nothing: on messy games,
+    /// mutated corpus files and mutated canonical files, the output,
+    /// diagnostics and counts are those of the lexer and the passes.
+    #[test]
+    fn fast_paths_change_nothing(
+        input in prop_oneof![
+            (games(), dice()).prop_map(|(games, mut dice)| messy_file(&games, &mut dice, &Letters::Standard)),
+            mutated_corpus_file().prop_map(|(_, data)| data),
+            mutated_filtered_file(),
+        ],
+    ) {
+        fast_paths_read_like_tokens(&input)?;
     }
 }
