@@ -9,12 +9,26 @@
 //! `Redefine`, a game cut by the buffer's end) is left to the reader, which
 //! then reads it as before. The tests check that the filter's output,
 //! rejects, diagnostics and counts are the same with and without the copy.
+//!
+//! Move lines, most of a game, are read by a DFA that `build.rs` builds from
+//! their grammar; what a DFA cannot see (numbers that follow each other, a
+//! move to its own hex) is checked beside it.
 
-use crate::lexer::plain::{decimal_at, is_tag_name_byte, plain_hex};
-use crate::model::{Outcome, CASTLING};
-use crate::redefine::STANDARD_MASK;
+use crate::lexer::plain::{decimal_at, is_tag_name_byte};
+use crate::model::Outcome;
 use std::ops::Range;
 use unicode_normalization::{is_nfc_quick, IsNormalized};
+
+// The move-line DFA, written by `build.rs`: `CLASSES`, the class of each
+// byte; `NEXT[state + class]`, the next state, states as the offsets of
+// their rows of `STRIDE` classes, 0 the start; `ACCEPTS[state / STRIDE]`,
+// the patterns matched when the bytes end there, one bit each.
+include!(concat!(env!("OUT_DIR"), "/move_lines.rs"));
+
+/// Bits of `ACCEPTS`: the move lines read go on to another line, or end
+/// the game (the patterns of `build.rs`, in order).
+const GOES_ON: u8 = 1;
+const ENDS: u8 = 2;
 
 /// The first line of every canonical game.
 pub(crate) const VARIANT_LINE: &[u8] = b"[Variant \"C'escacs\"]\n";
@@ -62,55 +76,22 @@ pub(crate) fn canonical_game(b: &[u8]) -> Option<CanonicalGame> {
         i = end;
         lines += 1;
     }
-    if b.get(i) != Some(&b'\n') {
-        return None;
-    }
-    i += 1;
+    i = expect(b, i, b"\n")?;
     lines += 1;
-    let mut half_moves = 0;
-    let mut number = 0;
-    let mut ended = false;
-    while !ended && b.get(i).is_some_and(u8::is_ascii_digit) {
-        let (n, after) = move_number(b, i, half_moves == 0)?;
-        if n != number + 1 && half_moves > 0 {
-            return None;
-        }
-        number = n;
-        i = after;
-        let black_only = half_moves == 0 && b[i..].starts_with(b"..., ");
-        if black_only {
-            i += 5;
-        } else {
-            (i, ended) = half_move(b, i)?;
-            half_moves += 1;
-        }
-        if !ended {
-            if !black_only {
-                i = expect(b, i, b", ")?;
-            }
-            (i, ended) = half_move(b, i)?;
-            half_moves += 1;
-        }
-        i = expect(b, i, b"\n")?;
-        lines += 1;
-    }
-    if half_moves > 0 && !ended {
-        // The reader warns that the last move has no end marker.
-        return None;
-    }
-    let (result, end) = result_line(b, i)?;
+    let (moves, result_start) = move_lines(b, i)?;
+    let (result, end) = result_line(b, result_start)?;
     if result_tag.is_some_and(|t| t != result) {
         return None;
     }
     i = expect(b, end, b"\n")?;
-    lines += 2;
+    lines += moves.lines + 2;
     if !b[i..].starts_with(VARIANT_LINE) {
         return None;
     }
     Some(CanonicalGame {
         len: i,
         lines,
-        half_moves,
+        half_moves: moves.half_moves,
         pdtl,
     })
 }
@@ -155,157 +136,154 @@ fn tag_line(b: &[u8], i: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
     Some((name, value_start..j, end))
 }
 
-/// `N. ` at `i`, with N from 1 to 99,999 and no leading zero (or, for a
-/// game's first move, `N? `: its number is not known): N and where the
-/// move begins.
-#[inline]
-fn move_number(b: &[u8], i: usize, first: bool) -> Option<(u32, usize)> {
-    if b[i] == b'0' {
-        return None;
-    }
-    let (n, digits) = decimal_at(b, i, 5)?;
-    let j = i + digits;
-    if first && b.get(j) == Some(&b'?') {
-        return Some((n, expect(b, j + 1, b" ")?));
-    }
-    Some((n, expect(b, j, b". ")?))
+/// What a game's move lines hold.
+struct MoveLines {
+    lines: u64,
+    half_moves: u64,
 }
 
-/// Bytes of a half-move looked at in one piece, with room to spare: the
-/// longest the writer writes is `JA11@@B12=D+∞ (=):`, 20 bytes, and no
-/// byte past the 20th is looked at, so reading a window by index needs no
-/// bounds check.
-const WINDOW: usize = 32;
-
-type Window = [u8; WINDOW];
-
-/// The byte at `k` of a window (`k < WINDOW`, see there): the `%` lets
-/// the compiler drop the bounds check; the assertion checks, in tests,
-/// that it changes nothing.
-#[inline(always)]
-fn at(w: &Window, k: usize) -> u8 {
-    debug_assert!(k < WINDOW);
-    w[k % WINDOW]
-}
-
-/// The three bytes at `k` of a window are `s`.
-#[inline(always)]
-fn three_at(w: &Window, k: usize, s: &[u8]) -> bool {
-    at(w, k) == s[0] && at(w, k + 1) == s[1] && at(w, k + 2) == s[2]
-}
-
-/// A letter the writer writes for a piece: a standard letter but the
-/// pawn's, which is never written.
-#[inline(always)]
-fn is_written_piece(c: u8) -> bool {
-    const WRITTEN: u32 = STANDARD_MASK & !(1 << (b'P' - b'A'));
-    let i = c.wrapping_sub(b'A');
-    i < 26 && WRITTEN & (1 << i) != 0
-}
-
-/// A piece letter at `k`, told from a hex's column by the letter after it.
-#[inline(always)]
-fn piece_at(w: &Window, k: usize) -> bool {
-    is_written_piece(at(w, k)) & at(w, k + 1).is_ascii_uppercase()
-}
-
-/// A half-move at `i` as the writer writes it (with its check, draw offer
-/// and end marker): where it ends, and whether it ends the game (`:` or
-/// mate).
-#[inline]
-fn half_move(b: &[u8], i: usize) -> Option<(usize, bool)> {
-    let (n, ended) = match b.get(i..i + WINDOW) {
-        Some(w) => half_move_in(w.try_into().expect("a window's length")),
-        None => {
-            // Near the buffer's end, zeros stand for what lies past it.
-            let mut w = [0; WINDOW];
-            w[..b.len() - i].copy_from_slice(&b[i..]);
-            half_move_in(&w)
+/// The move lines at `i`, up to the result line (the last line before the
+/// blank line that ends the game): what they hold and where the result
+/// line starts, if they are canonical (none at all are).
+fn move_lines(b: &[u8], i: usize) -> Option<(MoveLines, usize)> {
+    let mut start = i;
+    let mut number = 0;
+    let mut black_only = false;
+    for (lines, end) in memchr::memchr_iter(b'\n', &b[i..]).enumerate() {
+        let end = i + end;
+        if b.get(end + 1) == Some(&b'\n') {
+            let lines = lines as u64;
+            if lines == 0 {
+                return Some((
+                    MoveLines {
+                        lines,
+                        half_moves: 0,
+                    },
+                    start,
+                ));
+            }
+            if !reads_as_moves(&b[i..start]) || moves_to_own_hex(b, i..start) {
+                return None;
+            }
+            // Two half-moves a line, but where the first line is Black's
+            // alone, or the last White's alone.
+            let last = memchr::memrchr(b'\n', &b[i..start - 1]).map_or(i, |n| i + n + 1);
+            let white_alone = memchr::memchr(b',', &b[last..start]).is_none();
+            let half_moves = 2 * lines - u64::from(black_only) - u64::from(white_alone);
+            return Some((MoveLines { lines, half_moves }, start));
         }
-    }?;
-    Some((i + n, ended))
+        // A line's number follows the line before's; the first's is any.
+        // (A line with none, even a blank one, is no move line.)
+        let (n, digits) = decimal_at(b, start, 5)?;
+        if digits == 0 || (lines > 0 && n != number + 1) {
+            return None;
+        }
+        if lines == 0 {
+            black_only = b.get(start + digits + 2) == Some(&b'.');
+        }
+        number = n;
+        start = end + 1;
+    }
+    None
 }
 
-/// [`half_move`] at the start of a window.
-#[inline(always)]
-fn half_move_in(w: &Window) -> Option<(usize, bool)> {
-    let mut i = action(w)?;
-    let c = at(w, i);
-    let mate = c == b'#';
-    i += usize::from(mate);
-    if c == b'+' {
-        i += match at(w, i + 1) {
-            b'+' | b'^' => 2,
-            0xE2 if three_at(w, i + 1, "∞".as_bytes()) => 4,
-            _ => 1,
+/// Does a move in the move lines `b[lines]`, which the DFA read, go to the
+/// hex it comes from? At each separator (`-`, `*`, `@` after a line's
+/// digit) the hex before it is compared with the hex after it (past a
+/// second `@` or a captured piece's letter): the writer writes a hex one
+/// way only, so the same text is the same hex. A sweep over every position
+/// with no branch, sixteen at a time, which the compiler vectorises:
+/// visiting each separator instead costs several times as much.
+fn moves_to_own_hex(b: &[u8], lines: Range<usize>) -> bool {
+    // What the blocks read: from 3 bytes before the lines (the tags' blank
+    // line) to the first after them (the result line's), zeros past that.
+    let bytes = &b[lines.start - 3..=lines.end];
+    let mut found = 0;
+    for at in (0..lines.len()).step_by(LANES) {
+        let rest = &bytes[at..];
+        found |= match rest.get(..BLOCK) {
+            Some(block) => own_hex_in(block.try_into().expect("a block's length")),
+            None => {
+                let mut block = [0; BLOCK];
+                block[..rest.len()].copy_from_slice(rest);
+                own_hex_in(&block)
+            }
         };
     }
-    // A draw offer, then the end marker.
-    if at(w, i) == b' ' && three_at(w, i + 1, b"(=)") {
-        i += 4;
-    }
-    let marked = at(w, i) == b':';
-    Some((i + usize::from(marked), mate | marked))
+    found != 0
 }
 
-/// What a half-move does, before its check: a move, a castling or a forced
-/// promotion. Where it ends.
+/// Positions [`own_hex_in`] looks at at once.
+const LANES: usize = 16;
+/// The bytes it reads for them: 3 before and 4 after.
+const BLOCK: usize = LANES + 7;
+
+/// Is a separator at one of the positions 3 to 18 of `w` between two
+/// writings of the same hex (see [`moves_to_own_hex`])? 1 or 0.
 #[inline(always)]
-fn action(w: &Window) -> Option<usize> {
-    if w[0] == b'K' && w[1] == b'R' {
-        if let Some(end) = castling(w) {
-            return Some(end);
-        }
+fn own_hex_in(w: &[u8; BLOCK]) -> u8 {
+    // Truths as 0 or 1 in a byte: no branch.
+    let digit = |c: u8| u8::from(c.wrapping_sub(b'0') < 10);
+    let upper = |c: u8| u8::from(c.wrapping_sub(b'A') < 26);
+    let eq = |a: u8, c: u8| u8::from(a == c);
+    let mut found = 0;
+    for j in 0..LANES {
+        let [x0, x1, x2, c, y1, y2, y3, y4] = [0, 1, 2, 3, 4, 5, 6, 7].map(|d| w[j + d]);
+        let is_sep = (eq(c, b'-') | eq(c, b'*') | eq(c, b'@')) & digit(x2);
+        // A three-byte hex before; the target past `@@` or a piece letter.
+        let three = digit(x1);
+        let far = (eq(c, b'@') & eq(y1, b'@')) | (eq(c, b'*') & upper(y2));
+        let near_same = (three & eq(x0, y1) & eq(x1, y2) & eq(x2, y3))
+            | ((three ^ 1) & eq(x1, y1) & eq(x2, y2) & (digit(y3) ^ 1));
+        let far_same = (three & eq(x0, y2) & eq(x1, y3) & eq(x2, y4))
+            | ((three ^ 1) & eq(x1, y2) & eq(x2, y3) & (digit(y4) ^ 1));
+        found |= is_sep & ((far & far_same) | ((far ^ 1) & near_same));
     }
-    let piece = piece_at(w, 0);
-    let mut i = usize::from(piece);
-    let (from, n) = plain_hex(w, i)?;
-    i += n;
-    let sep = at(w, i);
-    if !matches!(sep, b'-' | b'*' | b'@') {
-        // A forced promotion names its piece.
-        return (sep == b'=' && !piece && at(w, i + 1) != b'&')
-            .then(|| promotion(w, i))
-            .flatten();
-    }
-    i += 1 + usize::from(sep == b'@' && at(w, i + 1) == b'@');
-    i += usize::from(sep == b'*' && piece_at(w, i));
-    let (to, n) = plain_hex(w, i)?;
-    i += n;
-    if to == from {
-        return None;
-    }
-    if at(w, i) == b'=' {
-        return promotion(w, i);
-    }
-    Some(i)
+    found
 }
 
-/// `=X` at `k`, X a piece a pawn promotes to, or `&` for a pawn that
-/// awaits promotion: where it ends.
+/// Does the DFA read `text` (whole move lines) as a game's moves, ending
+/// it? Read in four parts side by side, cut at line ends: each byte's step
+/// waits on the step before, so four chains of loads overlap where one
+/// would wait. A part after the first is read from the newline before it,
+/// which tells the DFA it is no game's first line.
+fn reads_as_moves(text: &[u8]) -> bool {
+    let mut cuts = [text.len(); 5];
+    cuts[0] = 0;
+    for k in 1..4 {
+        let aim = (text.len() * k / 4).max(cuts[k - 1]);
+        cuts[k] = memchr::memchr(b'\n', &text[aim..]).map_or(text.len(), |n| aim + n + 1);
+    }
+    let parts: [&[u8]; 4] = std::array::from_fn(|k| match k {
+        0 => &text[..cuts[1]],
+        _ if cuts[k] == cuts[k + 1] => &[],
+        _ => &text[cuts[k] - 1..cuts[k + 1]],
+    });
+    let common = parts.iter().map(|p| p.len()).min().unwrap_or(0);
+    let mut s = [0; 4];
+    for (((&a, &b), &c), &d) in parts[0][..common]
+        .iter()
+        .zip(&parts[1][..common])
+        .zip(&parts[2][..common])
+        .zip(&parts[3][..common])
+    {
+        s = [step(s[0], a), step(s[1], b), step(s[2], c), step(s[3], d)];
+    }
+    (0..4).all(|k| {
+        let state = parts[k][common..].iter().fold(s[k], |s, &c| step(s, c));
+        let wanted = if cuts[k + 1] == text.len() {
+            ENDS
+        } else {
+            GOES_ON
+        };
+        parts[k].is_empty() || ACCEPTS[state / STRIDE] & wanted != 0
+    })
+}
+
+/// The DFA's state after `byte`.
 #[inline(always)]
-fn promotion(w: &Window, k: usize) -> Option<usize> {
-    let c = at(w, k + 1);
-    (c == b'&' || (is_written_piece(c) && c != b'K')).then_some(k + 2)
-}
-
-/// A castling at the start of a window (`KRK-II`, `KRR-HGG`, ...): where
-/// it ends.
-fn castling(w: &Window) -> Option<usize> {
-    let (_, targets) = CASTLING.iter().find(|(p, _)| p[..] == w[..3])?;
-    if w[3] != b'-' {
-        return None;
-    }
-    // No target is as long as the window; a longer word is none of them.
-    let n = w[4..]
-        .iter()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .count();
-    let written = &w[4..4 + n];
-    targets
-        .iter()
-        .any(|t| t.as_bytes() == written)
-        .then_some(4 + n)
+fn step(state: usize, byte: u8) -> usize {
+    usize::from(NEXT[state + usize::from(CLASSES[usize::from(byte)])])
 }
 
 /// A result line at `i`: the result, and where the line ends.
@@ -546,6 +524,77 @@ mod tests {
     fn the_last_move_needs_its_end_marker() {
         assert!(game("[Variant \"C'escacs\"]\n\n1. E7-E13, E21-E15\n*\n\n").is_none());
         assert!(game("[Variant \"C'escacs\"]\n\n1. E7-E13, E21-E15:\n*\n\n").is_some());
+    }
+
+    #[test]
+    fn a_move_to_its_own_hex_is_not_canonical() {
+        for moves in [
+            "1. E5-E5:",
+            "1. E7-E13, DE15*JE15:",
+            "1. E7-E13, GE21*E21:",
+            "1. E7-E13, E21@@E21:",
+            "1. E7-E13, E21-E15\n2. DF10@F10, E15-E17:",
+            "1. ..., E21-E15\n2. E7-E13, E15-E15:",
+        ] {
+            assert!(
+                game(&format!("[Variant \"C'escacs\"]\n\n{moves}\n*\n\n")).is_none(),
+                "{moves}"
+            );
+        }
+        // Hexes alike but for a digit.
+        for moves in [
+            "1. E15-E1:",
+            "1. E1-E15:",
+            "1. E7-E13, E21@@E23:",
+            "1. ..., DE15*JE17:",
+        ] {
+            assert!(
+                game(&format!("[Variant \"C'escacs\"]\n\n{moves}\n*\n\n")).is_some(),
+                "{moves}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_hex_on_the_board_and_no_other_is_read_as_one() {
+        for column in b'A'..=b'Z' {
+            for line in 0..=30 {
+                let hex = format!("{}{line}", char::from(column));
+                let on_board = crate::Hex::new(column, line).is_ok();
+                // Away from a hex of its own.
+                let other = if hex == "I11" { "I13" } else { "I11" };
+                for moves in [format!("{hex}-{other}"), format!("{other}*{hex}")] {
+                    let g = format!("[Variant \"C'escacs\"]\n\n1. {moves}:\n*\n\n");
+                    assert_eq!(game(&g).is_some(), on_board, "{moves}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn games_of_every_length_read_alike() {
+        // Short games leave some of the parts read side by side empty.
+        for n in 1..=14u64 {
+            let lines: Vec<String> = (1..=n)
+                .map(|k| match k == n {
+                    true => format!("{k}. E7-E13:\n"),
+                    false => format!("{k}. E7-E13, E21-E15\n"),
+                })
+                .collect();
+            let g = |lines: &[String]| format!("[Variant \"C'escacs\"]\n\n{}*\n\n", lines.concat());
+            let read = game(&g(&lines)).map(|g| (g.lines, g.half_moves));
+            assert_eq!(read, Some((n + 4, 2 * n - 1)), "{n} lines");
+            for k in 0..n as usize - 1 {
+                // An end marker before the last line, or a number out of turn.
+                let mut early = lines.clone();
+                early[k] = early[k].replace('\n', ":\n");
+                assert!(game(&g(&early)).is_none(), "{n} lines, ended at {k}");
+                let mut skipped = lines.clone();
+                skipped[k + 1] =
+                    skipped[k + 1].replacen(&format!("{}.", k + 2), &format!("{}.", k + 3), 1);
+                assert!(game(&g(&skipped)).is_none(), "{n} lines, {k} skipped");
+            }
+        }
     }
 
     #[test]

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-/// Column letters from White's left; `J` is not a column.
-pub const COLUMNS: &[u8; 15] = b"PTABCDEFGHIKLXZ";
+pub use crate::alphabet::COLUMNS;
+use crate::alphabet::LINES_OF;
 
 /// A hex in CTL coordinates: a column and a cross-line.
 ///
@@ -273,22 +273,6 @@ const COLUMN_OF: [u8; 256] = {
     while i < COLUMNS.len() {
         t[COLUMNS[i] as usize] = i as u8 + 1;
         i += 1;
-    }
-    t
-};
-
-/// The lines each column has, one bit per line.
-const LINES_OF: [u32; 15] = {
-    let mut t = [0u32; 15];
-    let mut col: usize = 0;
-    while col < 15 {
-        let d = col.abs_diff(7);
-        let mut line = d;
-        while line <= 28 - d {
-            t[col] |= 1 << line;
-            line += 2;
-        }
-        col += 1;
     }
     t
 };

@@ -25,6 +25,9 @@
 //! ```
 #![deny(missing_docs)]
 
+/// The board's columns and lines, the piece letters, the castlings (shared
+/// with `build.rs`).
+mod alphabet;
 mod canonical;
 mod diag;
 mod filter;

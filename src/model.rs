@@ -1,5 +1,6 @@
 //! What a game is made of once lexed: tags, half-moves, results.
 
+pub use crate::alphabet::{CASTLING, STANDARD_LETTERS};
 use crate::hex::{push_decimal, Hex};
 use std::fmt;
 
@@ -36,9 +37,6 @@ impl fmt::Display for Side {
         })
     }
 }
-
-/// The standard piece letters of CTL-AN.
-pub const STANDARD_LETTERS: &[u8; 9] = b"PEJNGRVDK";
 
 /// A piece as written: an upper-case letter (standard or alternative) or a
 /// FAN figurine, which also carries the colour it was drawn in.
@@ -309,18 +307,6 @@ pub enum Action {
         piece: Glyph,
     },
 }
-
-/// The castling suffixes CTL-AN defines for each prefix.
-pub const CASTLING: [(&[u8; 3], &[&str]); 3] = [
-    (
-        b"KRK",
-        &[
-            "II", "IK", "IH", "HIO", "HIOO", "HH", "HG", "FG", "FE", "EF", "EE",
-        ],
-    ),
-    (b"KRD", &["DD", "DE", "HH", "HG", "FG", "FE", "EF", "ED"]),
-    (b"KRR", &["HIH", "HGG", "FGG", "FEE", "EEF"]),
-];
 
 /// One player's move with everything written after it.
 ///
