@@ -483,6 +483,11 @@ mod tests {
         canonical_game(format!("{text}{}", "[Variant \"C'escacs\"]\n").as_bytes())
     }
 
+    /// [`game`] of these move lines (each ending with a newline) and `*`.
+    fn moves_game(lines: &str) -> Option<CanonicalGame> {
+        game(&format!("[Variant \"C'escacs\"]\n\n{lines}*\n\n"))
+    }
+
     #[test]
     fn a_filtered_game_is_canonical() {
         let g = "[Variant \"C'escacs\"]\n[Result \"3-0\"]\n\n1. E7-E13, E21-E15\n2. DE13*JF16#\n3-0\n\n";
@@ -536,10 +541,7 @@ mod tests {
             "1. E7-E13, E21-E15\n2. DF10@F10, E15-E17:",
             "1. ..., E21-E15\n2. E7-E13, E15-E15:",
         ] {
-            assert!(
-                game(&format!("[Variant \"C'escacs\"]\n\n{moves}\n*\n\n")).is_none(),
-                "{moves}"
-            );
+            assert!(moves_game(&format!("{moves}\n")).is_none(), "{moves}");
         }
         // Hexes alike but for a digit.
         for moves in [
@@ -548,10 +550,7 @@ mod tests {
             "1. E7-E13, E21@@E23:",
             "1. ..., DE15*JE17:",
         ] {
-            assert!(
-                game(&format!("[Variant \"C'escacs\"]\n\n{moves}\n*\n\n")).is_some(),
-                "{moves}"
-            );
+            assert!(moves_game(&format!("{moves}\n")).is_some(), "{moves}");
         }
     }
 
@@ -564,8 +563,8 @@ mod tests {
                 // Away from a hex of its own.
                 let other = if hex == "I11" { "I13" } else { "I11" };
                 for moves in [format!("{hex}-{other}"), format!("{other}*{hex}")] {
-                    let g = format!("[Variant \"C'escacs\"]\n\n1. {moves}:\n*\n\n");
-                    assert_eq!(game(&g).is_some(), on_board, "{moves}");
+                    let read = moves_game(&format!("1. {moves}:\n")).is_some();
+                    assert_eq!(read, on_board, "{moves}");
                 }
             }
         }
@@ -581,18 +580,23 @@ mod tests {
                     false => format!("{k}. E7-E13, E21-E15\n"),
                 })
                 .collect();
-            let g = |lines: &[String]| format!("[Variant \"C'escacs\"]\n\n{}*\n\n", lines.concat());
-            let read = game(&g(&lines)).map(|g| (g.lines, g.half_moves));
+            let read = moves_game(&lines.concat()).map(|g| (g.lines, g.half_moves));
             assert_eq!(read, Some((n + 4, 2 * n - 1)), "{n} lines");
             for k in 0..n as usize - 1 {
                 // An end marker before the last line, or a number out of turn.
                 let mut early = lines.clone();
                 early[k] = early[k].replace('\n', ":\n");
-                assert!(game(&g(&early)).is_none(), "{n} lines, ended at {k}");
+                assert!(
+                    moves_game(&early.concat()).is_none(),
+                    "{n} lines, ended at {k}"
+                );
                 let mut skipped = lines.clone();
                 skipped[k + 1] =
                     skipped[k + 1].replacen(&format!("{}.", k + 2), &format!("{}.", k + 3), 1);
-                assert!(game(&g(&skipped)).is_none(), "{n} lines, {k} skipped");
+                assert!(
+                    moves_game(&skipped.concat()).is_none(),
+                    "{n} lines, {k} skipped"
+                );
             }
         }
     }
