@@ -252,11 +252,13 @@ impl Pdtl {
             let hexes = Hex::line_hexes(line as u8);
             let mut k = 0usize;
             while i < b.len() && b[i] != b'/' {
-                if let Some((run, n)) = number_at(b, i) {
+                if b[i].is_ascii_digit() {
+                    // A count too long to read overruns the line all the same.
+                    let (run, n) = number_at(b, i).unwrap_or((u32::MAX, 0));
                     if run == 0 {
                         return fail(i, "an empty run is at least 1");
                     }
-                    k += run as usize;
+                    k = k.saturating_add(run as usize);
                     if k > hexes.len() {
                         return fail(
                             i,
@@ -673,6 +675,24 @@ mod tests {
     #[test]
     fn digits_that_overrun() {
         assert!(error("/22:8/ w - - 0 1").message.contains("overruns"));
+    }
+
+    #[test]
+    fn a_count_too_long_to_read_overruns_its_line() {
+        let e = error("/1:D99999999999999999K/ w - - 0 1");
+        assert_eq!(e.message, "line 1 has 2 hexes; this run overruns it");
+        assert_eq!(e.offset, 4);
+    }
+
+    #[test]
+    fn numbers_too_long_to_read_are_errors() {
+        for f in [
+            "/99999999999:K/ w - - 0 1",
+            "/1:DK/ w - - 99999999999 1",
+            "/1:DK/ w - - 0 99999999999",
+        ] {
+            assert!(Pdtl::parse(f).is_err(), "{f}");
+        }
     }
 
     #[test]

@@ -181,17 +181,19 @@ pub(crate) fn is_tag_name_byte(c: u8) -> bool {
 }
 
 /// The decimal number written at `i` (no digit reads as 0) and how many
-/// digits it has; `None` past `max_digits` digits (at most 9).
+/// digits it has; `None` past `max_digits` digits (at most 9, so that the
+/// number fits: the count is checked before a digit is taken).
 #[inline]
 pub(crate) fn decimal_at(b: &[u8], i: usize, max_digits: usize) -> Option<(u32, usize)> {
+    debug_assert!(max_digits <= 9);
     let mut n = 0u32;
     let mut len = 0;
     while let Some(d) = b.get(i + len).filter(|d| d.is_ascii_digit()) {
-        n = n * 10 + u32::from(d - b'0');
-        len += 1;
-        if len > max_digits {
+        if len == max_digits {
             return None;
         }
+        n = n * 10 + u32::from(d - b'0');
+        len += 1;
     }
     Some((n, len))
 }
@@ -684,6 +686,15 @@ mod tests {
     use crate::lexer::{parse_move, Token};
     use crate::model::{HalfMove, Side};
     use logos::Logos;
+
+    #[test]
+    fn a_number_past_its_digits_is_none_however_long() {
+        assert_eq!(decimal_at(b"99999.", 0, 5), Some((99_999, 5)));
+        assert_eq!(decimal_at(b"999999.", 0, 5), None);
+        assert_eq!(decimal_at(b"999999999", 0, 9), Some((999_999_999, 9)));
+        assert_eq!(decimal_at(&[b'9'; 40], 0, 9), None);
+        assert_eq!(decimal_at(b"x", 0, 9), Some((0, 0)));
+    }
 
     /// What the token path makes of `line[start..end]`: its half-moves with
     /// their annotations and offsets, and the result. `None` if a token is
