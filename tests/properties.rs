@@ -1737,15 +1737,25 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 /// A corpus file with one to three random mutations.
 fn mutated_corpus_file() -> impl Strategy<Value = (String, Vec<u8>)> {
-    (any::<Index>(), prop::collection::vec(mutation(), 1..4)).prop_map(|(file, mutations)| {
+    file_and_mutations().prop_map(|(file, mutations)| {
         let files = corpus();
         let (name, data) = &files[file.index(files.len())];
-        let mut data = data.clone();
-        for m in &mutations {
-            m.apply(&mut data);
-        }
-        (name.clone(), data)
+        (name.clone(), mutated(data, &mutations))
     })
+}
+
+/// A file to pick and one to three mutations for it.
+fn file_and_mutations() -> impl Strategy<Value = (Index, Vec<Mutation>)> {
+    (any::<Index>(), prop::collection::vec(mutation(), 1..4))
+}
+
+/// `data` with `mutations` applied in turn.
+fn mutated(data: &[u8], mutations: &[Mutation]) -> Vec<u8> {
+    let mut data = data.to_vec();
+    for m in mutations {
+        m.apply(&mut data);
+    }
+    data
 }
 
 /// The corpus files as filtered (`Mode::Default`): canonical games, which
@@ -1763,13 +1773,9 @@ fn filtered_corpus() -> &'static [Vec<u8>] {
 /// A filtered corpus file with one to three random mutations: canonical
 /// games, some no longer canonical.
 fn mutated_filtered_file() -> impl Strategy<Value = Vec<u8>> {
-    (any::<Index>(), prop::collection::vec(mutation(), 1..4)).prop_map(|(file, mutations)| {
+    file_and_mutations().prop_map(|(file, mutations)| {
         let files = filtered_corpus();
-        let mut data = files[file.index(files.len())].clone();
-        for m in &mutations {
-            m.apply(&mut data);
-        }
-        data
+        mutated(&files[file.index(files.len())], &mutations)
     })
 }
 
