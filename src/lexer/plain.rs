@@ -249,7 +249,7 @@ fn patch_glyph<O: PlainOut>(b: &[u8], i: usize, n: usize, letter: u8, out: &mut 
 /// A hex at `i` (upper-case column, one or two digits, on the board; a
 /// line written with a leading zero is left to the lexer).
 #[inline(always)]
-pub(crate) fn plain_hex(b: &[u8], i: usize) -> Option<(Hex, usize)> {
+fn plain_hex(b: &[u8], i: usize) -> Option<(Hex, usize)> {
     let d1 = b.get(i + 1)?.wrapping_sub(b'0');
     if d1 > 9 {
         return None;
