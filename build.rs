@@ -1,7 +1,7 @@
-//! Builds the DFA that reads a canonical game's move lines (see
-//! `src/canonical.rs`) from their grammar, written here as regexes, and
-//! writes it as a compact transition table to `$OUT_DIR/move_lines.rs`:
-//! the grammar is written once, and costs nothing at run time.
+//! Builds the DFA that reads canonical games (see `src/canonical.rs`) from
+//! their grammar, written here as a regex, and writes it as a compact
+//! transition table to `$OUT_DIR/games.rs`: the grammar is written once,
+//! and costs nothing at run time.
 
 use regex_automata::dfa::{dense, Automaton, StartKind};
 use regex_automata::util::{primitives::StateID, start, syntax};
@@ -15,12 +15,11 @@ mod alphabet {
 }
 use alphabet::{CASTLING, COLUMNS, LINES_OF, STANDARD_LETTERS};
 
-/// The two patterns, bits 0 and 1 of `ACCEPTS`: move lines that go on to
-/// another line, and move lines that end the game. A game's lines are read
-/// whole or in parts side by side; a part after the first is read from the
-/// newline before it, so that one start state serves all parts and only
-/// the first may start with a first line's forms.
-fn patterns() -> [String; 2] {
+/// The pattern: canonical games, one after the other. Each is the
+/// writer's layout: its tag lines, a blank line, its move lines, its
+/// result and a blank line. A run of games can be read from any game's
+/// start, which lets the caller read several runs side by side.
+fn pattern() -> String {
     let hexes: Vec<String> = COLUMNS
         .iter()
         .zip(LINES_OF)
@@ -58,28 +57,34 @@ fn patterns() -> [String; 2] {
     let goes_on = format!("{action}(?:{check})?(?:{draw})?");
     let ends = format!("{action}(?:\\#(?:{draw})?:?|(?:{check})?(?:{draw})?:)");
     // A game's first number may be unknown (`N?`), and its first line may
-    // be Black's move alone.
-    let number = "[1-9][0-9]{0,4}";
+    // be Black's move alone; the last move, and only it, ends the game.
+    // (How numbers are written, and that each follows the one before, the
+    // caller checks.)
+    let number = "[0-9]+";
     let first = format!("{number}[.?] (?:\\.\\.\\., {goes_on}|{goes_on}, {goes_on})\n");
     let first_ends = format!("{number}[.?] (?:\\.\\.\\., {ends}|{ends}|{goes_on}, {ends})\n");
     let line = format!("{number}\\. {goes_on}, {goes_on}\n");
     let last = format!("{number}\\. (?:{ends}|{goes_on}, {ends})\n");
-    let going_on = format!("(?:{first}|\n)(?:{line})*");
-    let ending = format!("(?:{first_ends}|{going_on}{last})");
-    [going_on, ending]
+    let moves = format!("(?:{first_ends}|{first}(?:{line})*{last})");
+    // Tags as the writer writes them: no escape, no control character.
+    // (Which tags, and values in NFC, the caller checks.)
+    let tags = "(?:\\[[A-Za-z0-9_]+ \"[^\"\\\\\\x00-\\x1f\\x7f]*\"\\]\n)+";
+    let result = "(?:3-0|2-1|0-3|1-2|1-1|\\*)\n";
+    format!("(?:{tags}\n(?:{moves})?{result}\n)*")
 }
 
-/// The DFA as the filter runs it.
+/// The DFA as the filter runs it: states numbered from 0 (the start, which
+/// is also where a game ends), one byte each.
 struct Table {
     /// The class of each byte.
     classes: [u8; 256],
-    /// Classes; a state's row length in `next`.
-    stride: usize,
-    /// `next[state + class]`: states as the offsets of their rows, the
-    /// start first.
-    next: Vec<u16>,
-    /// By row: the patterns matched when the bytes end there, one bit each.
-    accepts: Vec<u8>,
+    /// Number of states.
+    states: usize,
+    /// `next[class * 256 + state]`: a row of 256 states per class, so that
+    /// the row is found from the byte alone and the state only indexes it.
+    next: Vec<u8>,
+    /// By state: the bytes read are whole games.
+    accepts: Vec<bool>,
 }
 
 fn table(dfa: &dense::DFA<Vec<u32>>, start: StateID) -> Table {
@@ -105,32 +110,20 @@ fn table(dfa: &dense::DFA<Vec<u32>>, start: StateID) -> Table {
         }
         k += 1;
     }
-    let row = |s: StateID| u16::try_from(number[&s] * stride).expect("rows fit in u16");
-    let next = states
-        .iter()
-        .flat_map(|&s| {
-            representative
-                .iter()
-                .map(move |&b| row(dfa.next_state(s, b)))
-        })
-        .collect();
+    assert!(states.len() <= 256, "states fit in a byte");
+    let mut next = vec![0u8; stride * 256];
+    for (s, &id) in states.iter().enumerate() {
+        for (class, &b) in representative.iter().enumerate() {
+            next[class * 256 + s] = number[&dfa.next_state(id, b)] as u8;
+        }
+    }
     let accepts = states
         .iter()
-        .map(|&s| {
-            let end = dfa.next_eoi_state(s);
-            let matched = if dfa.is_match_state(end) {
-                dfa.match_len(end)
-            } else {
-                0
-            };
-            (0..matched).fold(0, |bits, i| {
-                bits | 1 << dfa.match_pattern(end, i).as_usize()
-            })
-        })
+        .map(|&s| dfa.is_match_state(dfa.next_eoi_state(s)))
         .collect();
     Table {
         classes,
-        stride,
+        states: states.len(),
         next,
         accepts,
     }
@@ -157,21 +150,27 @@ fn main() {
                 .minimize(true),
         )
         .syntax(syntax::Config::new().unicode(false).utf8(false))
-        .build_many(&patterns())
-        .expect("the move-line patterns compile");
+        .build(&pattern())
+        .expect("the game pattern compiles");
     let start = dfa
         .start_state(&start::Config::new().anchored(Anchored::Yes))
         .expect("an anchored start state");
     let t = table(&dfa, start);
+    let rows: Vec<String> = t.next.chunks(256).map(|row| format!("{row:?}")).collect();
+    let row_of: Vec<String> = t.classes.iter().map(|c| format!("&NEXT[{c}]")).collect();
     let text = [
-        "// Generated by build.rs from the patterns there: do not edit.\n".to_string(),
-        array("static", "CLASSES", "u8", &t.classes),
-        format!("const STRIDE: usize = {};\n", t.stride),
-        array("static", "NEXT", "u16", &t.next),
-        array("const", "ACCEPTS", "u8", &t.accepts),
+        "// Generated by build.rs from the pattern there: do not edit.\n".to_string(),
+        format!(
+            "static NEXT: [[u8; 256]; {}] = [{}];\n",
+            rows.len(),
+            rows.join(", ")
+        ),
+        array("static", "ROW", "&[u8; 256]", &row_of),
+        array("static", "ACCEPTS", "bool", &t.accepts),
+        format!("// {} states.\n", t.states),
     ]
     .concat();
     let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
-    std::fs::write(std::path::Path::new(&out).join("move_lines.rs"), text)
-        .expect("writing the move-line table");
+    std::fs::write(std::path::Path::new(&out).join("games.rs"), text)
+        .expect("writing the game table");
 }

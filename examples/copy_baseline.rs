@@ -14,12 +14,13 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 
-/// `src/main.rs`: `BufReader::with_capacity(1 << 16, ..)` and
+/// `src/main.rs`: `BufReader::with_capacity(1 << 18, ..)` and
 /// `BufWriter::with_capacity(1 << 16, ..)`.
-const CAPACITY: usize = 1 << 16;
+const READ_CAPACITY: usize = 1 << 18;
+const WRITE_CAPACITY: usize = 1 << 16;
 
 fn copy(input: impl Read, out: &mut dyn Write) -> io::Result<u64> {
-    let mut input = BufReader::with_capacity(CAPACITY, input);
+    let mut input = BufReader::with_capacity(READ_CAPACITY, input);
     let mut carry = Vec::new();
     let mut n = 0;
     loop {
@@ -49,7 +50,7 @@ fn copy(input: impl Read, out: &mut dyn Write) -> io::Result<u64> {
 
 fn run() -> io::Result<()> {
     let mut out =
-        BufWriter::with_capacity(CAPACITY, Box::new(io::stdout().lock()) as Box<dyn Write>);
+        BufWriter::with_capacity(WRITE_CAPACITY, Box::new(io::stdout().lock()) as Box<dyn Write>);
     let mut files: Vec<String> = std::env::args().skip(1).collect();
     if files.is_empty() {
         files.push("-".to_string());

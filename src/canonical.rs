@@ -1,190 +1,394 @@
 //! Games that are canonical already: input the filter would write back byte
-//! for byte, with nothing to report. The reader copies such a game whole
-//! instead of reading it token by token (see `Reader::copy_canonical`), so
-//! filtered output runs through the filter again several times faster.
+//! for byte, with nothing to report. The reader copies a run of such games
+//! whole instead of reading them token by token (see
+//! `Reader::copy_canonical`), so filtered output runs through the filter
+//! again several times faster.
 //!
-//! [`canonical_game`] recognises the writer's own layout only, which is far
+//! [`canonical_games`] recognises the writer's own layout only, which is far
 //! narrower than what the reader accepts: one way to write each thing,
 //! nothing to drop. Anything else (a Unicode dash, a comment, a rating, a
 //! `Redefine`, a game cut by the buffer's end) is left to the reader, which
 //! then reads it as before. The tests check that the filter's output,
 //! rejects, diagnostics and counts are the same with and without the copy.
 //!
-//! Move lines, most of a game, are read by a DFA that `build.rs` builds from
-//! their grammar; what a DFA cannot see (numbers that follow each other, a
-//! move to its own hex) is checked beside it.
+//! A run is checked in three sweeps. The first walks its lines: where each
+//! game starts and ends, its tags, that its move numbers follow each other.
+//! The second reads every byte of the run with a DFA that `build.rs` builds
+//! from the games' grammar, in several parts side by side. The third finds
+//! a move to its own hex, which a DFA cannot see.
 
-use crate::lexer::plain::{decimal_at, is_tag_name_byte};
+use crate::lexer::plain::decimal_at;
 use crate::model::Outcome;
+use crate::pdtl;
+use crate::simd::{eq_mask, Width};
 use std::ops::Range;
 use unicode_normalization::{is_nfc_quick, IsNormalized};
 
-// The move-line DFA, written by `build.rs`: `CLASSES`, the class of each
-// byte; `NEXT[state + class]`, the next state, states as the offsets of
-// their rows of `STRIDE` classes, 0 the start; `ACCEPTS[state / STRIDE]`,
-// the patterns matched when the bytes end there, one bit each.
-include!(concat!(env!("OUT_DIR"), "/move_lines.rs"));
-
-/// Bits of `ACCEPTS`: the move lines read go on to another line, or end
-/// the game (the patterns of `build.rs`, in order).
-const GOES_ON: u8 = 1;
-const ENDS: u8 = 2;
+// The game DFA, written by `build.rs`: `NEXT[class][state]`, the next
+// state, one byte, 0 the start (and the end of each game); `ROW[byte]`,
+// the row of the byte's class, so that a step indexes arrays by bytes
+// only and needs no bounds check; `ACCEPTS[state]`, whether the bytes
+// read so far are whole games.
+include!(concat!(env!("OUT_DIR"), "/games.rs"));
 
 /// The first line of every canonical game.
 pub(crate) const VARIANT_LINE: &[u8] = b"[Variant \"C'escacs\"]\n";
 
-/// A canonical game at the start of a buffer.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct CanonicalGame {
-    /// Its length in bytes, up to and with the blank line that ends it.
+/// Canonical games one after the other at the start of a buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CanonicalRun {
+    /// Games in the run.
+    pub games: u64,
+    /// Its length in bytes, up to and with the last game's blank line.
     pub len: usize,
     /// Lines it spans.
     pub lines: u64,
     /// Main-line half-moves.
     pub half_moves: u64,
-    /// Where its PDTL value is, if it has one: left for the caller to
-    /// check, as that takes the PDTL reader and the passes.
-    pub pdtl: Option<Range<usize>>,
 }
 
-/// The game at the start of `b`, if it is canonical and is followed, after
-/// its blank line, by the next game's Variant line: where a game ends is
-/// only known from what follows it (a comment after the result is still
-/// the game's), and an input's last game is left to the reader.
-pub(crate) fn canonical_game(b: &[u8]) -> Option<CanonicalGame> {
-    if !b.starts_with(VARIANT_LINE) {
-        return None;
-    }
-    let mut i = VARIANT_LINE.len();
-    let mut lines = 1;
-    let mut pdtl = None;
-    let mut result_tag = None;
-    while b.get(i) == Some(&b'[') {
-        let (name, value, end) = tag_line(b, i)?;
-        match &b[name] {
-            // The writer writes Variant once, first; the passes drop a
-            // Redefine; DPTL is reported.
-            b"Variant" | b"Redefine" | b"DPTL" => return None,
-            b"PDTL" if pdtl.is_some() => return None,
-            b"PDTL" => pdtl = Some(value),
-            b"Result" => {
-                // A value that is no result is kept and not compared.
-                result_tag = std::str::from_utf8(&b[value]).ok().and_then(Outcome::parse)
+/// What the line sweep finds of one game.
+#[derive(Clone, Debug)]
+struct Skeleton {
+    /// Where it ends (after its blank line).
+    end: usize,
+    lines: u64,
+    half_moves: u64,
+    /// Its move lines (from the first's start to the last's newline).
+    moves: Range<usize>,
+    /// Its PDTL value, if it has one.
+    pdtl: Option<Range<usize>>,
+}
+
+/// Buffers kept from run to run.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    games: Vec<Skeleton>,
+}
+
+/// At most this many bytes of games are checked at once: a game that is
+/// not canonical costs the check of the games after it in the same run.
+pub(crate) const RUN_BYTES: usize = 1 << 18;
+
+/// The canonical games at the start of `b`, as many as follow each other
+/// (while they add up to [`RUN_BYTES`] at most, and at least one game if
+/// it is canonical). A game counts only if the next game's Variant line
+/// follows it, or the end of `b` when `ends_game` says that `b` ends
+/// where a game does: where a game ends is only known from what follows
+/// it (a comment after the result is still the game's).
+pub(crate) fn canonical_games(b: &[u8], ends_game: bool, scratch: &mut Scratch) -> CanonicalRun {
+    let games = &mut scratch.games;
+    games.clear();
+    let mut at = 0;
+    while at < b.len() && (games.is_empty() || at <= RUN_BYTES) {
+        match skeleton(b, at, ends_game) {
+            Some(g) => {
+                at = g.end;
+                games.push(g);
             }
-            _ => {}
+            None => break,
         }
-        i = end;
-        lines += 1;
     }
-    i = expect(b, i, b"\n")?;
-    lines += 1;
-    let (moves, result_start) = move_lines(b, i)?;
-    let (result, end) = result_line(b, result_start)?;
-    if result_tag.is_some_and(|t| t != result) {
-        return None;
+    if games.is_empty() {
+        return CanonicalRun::default();
     }
-    i = expect(b, end, b"\n")?;
-    lines += moves.lines + 2;
+    // Each later check keeps the games before the first it fails.
+    let mut n = first_unread(b, games);
+    if let Some(first) = games[..n].first() {
+        let last = &games[n - 1];
+        let sweep = first.moves.start..last.moves.end.max(first.moves.start);
+        if moves_to_own_hex(b, sweep) {
+            n = games[..n]
+                .iter()
+                .position(|g| moves_to_own_hex(b, g.moves.clone()))
+                .unwrap_or(n);
+        }
+    }
+    n = games[..n]
+        .iter()
+        .position(|g| g.pdtl.clone().is_some_and(|v| !pdtl::is_canonical(&b[v])))
+        .unwrap_or(n);
+    let mut run = CanonicalRun::default();
+    for g in &games[..n] {
+        run.games += 1;
+        run.len = g.end;
+        run.lines += g.lines;
+        run.half_moves += g.half_moves;
+    }
+    run
+}
+
+/// The game at `i` (which starts with [`VARIANT_LINE`] if it is one), as
+/// far as its lines show: one Variant tag, first, no Redefine or DPTL, at
+/// most one PDTL, values in NFC, a blank line, move lines numbered in turn
+/// as the writer numbers them, a result line that agrees with the Result
+/// tag, a blank line, and the next game (or the end of `b`, with
+/// `ends_game`). The DFA reads the rest.
+fn skeleton(b: &[u8], i: usize, ends_game: bool) -> Option<Skeleton> {
     if !b[i..].starts_with(VARIANT_LINE) {
         return None;
     }
-    Some(CanonicalGame {
-        len: i,
-        lines,
-        half_moves: moves.half_moves,
-        pdtl,
-    })
-}
-
-/// `b[i..]` starts with `s`: where it ends.
-#[inline]
-fn expect(b: &[u8], i: usize, s: &[u8]) -> Option<usize> {
-    b[i..].starts_with(s).then_some(i + s.len())
-}
-
-/// A tag line `[Name "value"]` at `i` as the writer writes it (no escape,
-/// no control character, NFC): the name's and the value's ranges, and
-/// where the line ends (after its newline).
-fn tag_line(b: &[u8], i: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
-    let name_start = i + 1;
-    let mut j = name_start;
-    while b.get(j).is_some_and(|&c| is_tag_name_byte(c)) {
-        j += 1;
-    }
-    if j == name_start {
-        return None;
-    }
-    let name = name_start..j;
-    let value_start = expect(b, j, b" \"")?;
-    j = value_start + memchr::memchr(b'"', &b[value_start..])?;
-    let value = &b[value_start..j];
-    let end = expect(b, j, b"\"]\n")?;
-    // No escape, no control character (nor a line end: the writer writes a
-    // tag on one line), all in one sweep the compiler can vectorise.
-    if value.iter().fold(false, |bad, &c| {
-        bad | (c < b' ') | (c == b'\\') | (c == 0x7F)
-    }) {
-        return None;
-    }
-    // The reader writes a value in NFC.
-    if !value.is_ascii() {
-        let value = std::str::from_utf8(value).ok()?;
-        if is_nfc_quick(value.chars()) != IsNormalized::Yes {
+    let mut lines = 1;
+    let mut pdtl = None;
+    let mut result_tag = None;
+    let mut line = i + VARIANT_LINE.len();
+    let mut ends = LineEnds::new(b, line);
+    // Tag lines, up to the blank line.
+    loop {
+        let end = ends.next()?;
+        lines += 1;
+        if end == line {
+            line += 1;
+            break;
+        }
+        let tag = &b[line..end];
+        // `[Name "value"]`, as the DFA will see; a few names matter.
+        let value = |name: usize| b.get(line + name + 3..end - 2);
+        let head = word(b, line);
+        if head == TAG_VARIANT
+            || head & MASK_7 == TAG_PDTL
+            || head & MASK_7 == TAG_DPTL
+            || head == TAG_REDEFINE
+        {
+            // The writer writes Variant once, first; the passes drop a
+            // Redefine; DPTL is reported.
+            if head & MASK_7 != TAG_PDTL || pdtl.is_some() {
+                return None;
+            }
+            pdtl = Some(line + 7..end - 2);
+        } else if head == TAG_RESULT {
+            // A value that is no result is kept and not compared.
+            result_tag = value(6)
+                .and_then(|v| std::str::from_utf8(v).ok())
+                .and_then(Outcome::parse);
+        }
+        if !tag.is_ascii()
+            && !std::str::from_utf8(tag).is_ok_and(|t| is_nfc_quick(t.chars()) == IsNormalized::Yes)
+        {
             return None;
         }
+        line = end + 1;
     }
-    Some((name, value_start..j, end))
-}
-
-/// What a game's move lines hold.
-struct MoveLines {
-    lines: u64,
-    half_moves: u64,
-}
-
-/// The move lines at `i`, up to the result line (the last line before the
-/// blank line that ends the game): what they hold and where the result
-/// line starts, if they are canonical (none at all are).
-fn move_lines(b: &[u8], i: usize) -> Option<(MoveLines, usize)> {
-    let mut start = i;
+    let first = line;
     let mut number = 0;
-    let mut black_only = false;
-    for (lines, end) in memchr::memchr_iter(b'\n', &b[i..]).enumerate() {
-        let end = i + end;
+    for (move_lines, end) in ends.enumerate() {
+        let move_lines = move_lines as u64;
         if b.get(end + 1) == Some(&b'\n') {
-            let lines = lines as u64;
-            if lines == 0 {
-                return Some((
-                    MoveLines {
-                        lines,
-                        half_moves: 0,
-                    },
-                    start,
-                ));
+            // The result line, then the game's blank line.
+            let result = result_line(&b[line..end])?;
+            if result_tag.is_some_and(|t| t != result) {
+                return None;
             }
-            if !reads_as_moves(&b[i..start]) || moves_to_own_hex(b, i..start) {
+            let game_end = end + 2;
+            if !(b[game_end..].starts_with(VARIANT_LINE) || ends_game && game_end == b.len()) {
                 return None;
             }
             // Two half-moves a line, but where the first line is Black's
             // alone, or the last White's alone.
-            let last = memchr::memrchr(b'\n', &b[i..start - 1]).map_or(i, |n| i + n + 1);
-            let white_alone = memchr::memchr(b',', &b[last..start]).is_none();
-            let half_moves = 2 * lines - u64::from(black_only) - u64::from(white_alone);
-            return Some((MoveLines { lines, half_moves }, start));
+            let half_moves = if move_lines == 0 {
+                0
+            } else {
+                let (_, digits) = decimal_at(b, first, 5)?;
+                let black_only = b.get(first + digits + 2) == Some(&b'.');
+                let last =
+                    memchr::memrchr(b'\n', &b[first..line - 1]).map_or(first, |n| first + n + 1);
+                let white_alone = memchr::memchr(b',', &b[last..line]).is_none();
+                2 * move_lines - u64::from(black_only) - u64::from(white_alone)
+            };
+            return Some(Skeleton {
+                end: game_end,
+                lines: lines + move_lines + 2,
+                half_moves,
+                moves: first..line,
+                pdtl,
+            });
         }
-        // A line's number follows the line before's; the first's is any.
-        // (A line with none, even a blank one, is no move line.)
-        let (n, digits) = decimal_at(b, start, 5)?;
-        if digits == 0 || (lines > 0 && n != number + 1) {
-            return None;
-        }
-        if lines == 0 {
-            black_only = b.get(start + digits + 2) == Some(&b'.');
-        }
-        number = n;
-        start = end + 1;
+        // A line's number, with no leading zero and five digits at most,
+        // follows the line before's; the first's is any. (A line with
+        // none, even a blank one, is no move line.)
+        number = match NUMBER_TEXTS.get(number as usize + 1) {
+            Some(&(text, mask)) if move_lines > 0 => {
+                if word(b, line) & mask != text {
+                    return None;
+                }
+                number + 1
+            }
+            _ => {
+                let (n, digits) = decimal_at(b, line, 5)?;
+                if digits == 0 || b[line] == b'0' || (move_lines > 0 && n != number + 1) {
+                    return None;
+                }
+                n
+            }
+        };
+        line = end + 1;
     }
     None
+}
+
+/// The first eight bytes at `i` as a little-endian word (zeros past the
+/// end of `b`).
+#[inline]
+fn word(b: &[u8], i: usize) -> u64 {
+    match b.get(i..i + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().expect("eight bytes")),
+        None => {
+            let mut w = [0; 8];
+            let rest = b.get(i..).unwrap_or(&[]);
+            w[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
+/// The first bytes of the tag lines whose names the skeleton looks for.
+const TAG_VARIANT: u64 = u64::from_le_bytes(*b"[Variant");
+const TAG_REDEFINE: u64 = u64::from_le_bytes(*b"[Redefin");
+const TAG_RESULT: u64 = u64::from_le_bytes(*b"[Result ");
+const TAG_PDTL: u64 = u64::from_le_bytes(*b"[PDTL \"\0");
+const TAG_DPTL: u64 = u64::from_le_bytes(*b"[DPTL \"\0");
+const MASK_7: u64 = (1 << 56) - 1;
+
+/// Move numbers below 1000 as the writer writes them with what follows
+/// (`12. `), in the low bytes of a word, and the mask of those bytes: one
+/// compare checks a line's number.
+static NUMBER_TEXTS: [(u64, u64); 1000] = {
+    let mut t = [(0, 0); 1000];
+    let mut n = 1;
+    while n < 1000 {
+        let digits = if n < 10 {
+            1
+        } else if n < 100 {
+            2
+        } else {
+            3
+        };
+        let mut text = 0u64;
+        let mut v = n;
+        let mut k = digits;
+        while k > 0 {
+            k -= 1;
+            text |= ((b'0' + (v % 10) as u8) as u64) << (8 * k);
+            v /= 10;
+        }
+        text |= (b'.' as u64) << (8 * digits) | (b' ' as u64) << (8 * (digits + 1));
+        t[n] = (text, (1 << (8 * (digits + 2))) - 1);
+        n += 1;
+    }
+    t
+};
+
+/// The line ends of `b` from `i` on, found 64 bytes at a time: lines are
+/// short, and a call of `memchr` for each costs more than its search.
+struct LineEnds<'a> {
+    b: &'a [u8],
+    /// Start of the block `mask` covers.
+    block: usize,
+    /// Its newlines not yet returned, one bit each.
+    mask: u64,
+}
+
+impl<'a> LineEnds<'a> {
+    fn new(b: &'a [u8], i: usize) -> LineEnds<'a> {
+        LineEnds {
+            b,
+            block: i,
+            mask: newlines(b, i),
+        }
+    }
+}
+
+impl Iterator for LineEnds<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.block += 64;
+            if self.block >= self.b.len() {
+                return None;
+            }
+            self.mask = newlines(self.b, self.block);
+        }
+        let k = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(self.block + k)
+    }
+}
+
+/// The newlines among the 64 bytes of `b` from `at`, bit `k` for byte
+/// `at + k` (none past the end of `b`).
+#[inline]
+fn newlines(b: &[u8], at: usize) -> u64 {
+    match b.get(at..at + 64) {
+        Some(block) => eq_mask(block.try_into().expect("64 bytes"), b'\n'),
+        None => {
+            let mut block = [0; 64];
+            let rest = b.get(at..).unwrap_or(&[]);
+            block[..rest.len()].copy_from_slice(rest);
+            eq_mask(&block, b'\n')
+        }
+    }
+}
+
+/// How many of `games` (a run from the start of `b`) the DFA reads as
+/// games, from the first on: all, or up to the first it does not.
+fn first_unread(b: &[u8], games: &[Skeleton]) -> usize {
+    // The run is read in parts side by side, each a run of whole games:
+    // each byte's step waits on the step before, so several chains of
+    // loads overlap where one would wait.
+    const PARTS: usize = 6;
+    let end = games.last().map_or(0, |g| g.end);
+    let mut cuts = [0usize; PARTS + 1];
+    let mut g = 0;
+    for k in 1..PARTS {
+        let aim = end * k / PARTS;
+        while g < games.len() && games[g].end <= aim {
+            g += 1;
+        }
+        cuts[k] = if g == 0 { 0 } else { games[g - 1].end }.max(cuts[k - 1]);
+    }
+    cuts[PARTS] = end;
+    let parts: [&[u8]; PARTS] = std::array::from_fn(|k| &b[cuts[k]..cuts[k + 1]]);
+    if read_side_by_side(parts)
+        .iter()
+        .all(|&s| ACCEPTS[usize::from(s)])
+    {
+        return games.len();
+    }
+    // Some part was not games: which game is the first not read?
+    let mut start = 0;
+    games
+        .iter()
+        .position(|g| {
+            let state = b[start..g.end].iter().fold(0, |s, &c| step(s, c));
+            start = g.end;
+            !ACCEPTS[usize::from(state)]
+        })
+        .unwrap_or(games.len())
+}
+
+/// The DFA's states after reading each part from the start state; the
+/// parts are read side by side as long as they all last.
+fn read_side_by_side<const N: usize>(parts: [&[u8]; N]) -> [u8; N] {
+    let common = parts.iter().map(|p| p.len()).min().unwrap_or(0);
+    // Cut to one length, so that the loop's indexes need no checks.
+    let heads = parts.map(|p| &p[..common]);
+    let mut s = [0u8; N];
+    // One index for all parts: they are read in lockstep.
+    #[allow(clippy::needless_range_loop)]
+    for i in 0..common {
+        for k in 0..N {
+            s[k] = step(s[k], heads[k][i]);
+        }
+    }
+    std::array::from_fn(|k| parts[k][common..].iter().fold(s[k], |s, &c| step(s, c)))
+}
+
+/// The DFA's state after `byte`.
+#[inline(always)]
+fn step(state: u8, byte: u8) -> u8 {
+    ROW[usize::from(byte)][usize::from(state)]
 }
 
 /// Does a move in the move lines `b[lines]`, which the DFA read, go to the
@@ -192,36 +396,62 @@ fn move_lines(b: &[u8], i: usize) -> Option<(MoveLines, usize)> {
 /// digit) the hex before it is compared with the hex after it (past a
 /// second `@` or a captured piece's letter): the writer writes a hex one
 /// way only, so the same text is the same hex. A sweep over every position
-/// with no branch, sixteen at a time, which the compiler vectorises:
-/// visiting each separator instead costs several times as much.
+/// with no branch, as many at a time as the CPU's vectors hold: visiting
+/// each separator instead costs several times as much.
 fn moves_to_own_hex(b: &[u8], lines: Range<usize>) -> bool {
-    // What the blocks read: from 3 bytes before the lines (the tags' blank
-    // line) to the first after them (the result line's), zeros past that.
+    // What the sweep reads: from 3 bytes before the lines (the tags' blank
+    // line) to the first after them (the result line's).
     let bytes = &b[lines.start - 3..=lines.end];
+    match Width::detect() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX-512BW.
+        Width::Avx512 => unsafe { own_hex_avx512(bytes) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX2.
+        Width::Avx2 => unsafe { own_hex_avx2(bytes) },
+        _ => own_hex_sweep::<16>(bytes),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn own_hex_avx512(bytes: &[u8]) -> bool {
+    own_hex_sweep::<64>(bytes)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn own_hex_avx2(bytes: &[u8]) -> bool {
+    own_hex_sweep::<32>(bytes)
+}
+
+/// [`moves_to_own_hex`] over `bytes` (3 before the lines, the lines, 1
+/// after), `LANES` positions at a time.
+#[inline(always)]
+fn own_hex_sweep<const LANES: usize>(bytes: &[u8]) -> bool {
+    let len = bytes.len() - 4;
     let mut found = 0;
-    for at in (0..lines.len()).step_by(LANES) {
+    let mut at = 0;
+    // Whole blocks of `LANES + 7` bytes, then the rest padded with zeros.
+    while at + LANES + 7 <= bytes.len() {
+        found |= own_hex_in::<LANES>(&bytes[at..at + LANES + 7]);
+        at += LANES;
+    }
+    if at < len {
+        let mut block = [0; 71];
         let rest = &bytes[at..];
-        found |= match rest.get(..BLOCK) {
-            Some(block) => own_hex_in(block.try_into().expect("a block's length")),
-            None => {
-                let mut block = [0; BLOCK];
-                block[..rest.len()].copy_from_slice(rest);
-                own_hex_in(&block)
-            }
-        };
+        block[..rest.len()].copy_from_slice(rest);
+        found |= own_hex_in::<LANES>(&block[..LANES + 7]);
     }
     found != 0
 }
 
-/// Positions [`own_hex_in`] looks at at once.
-const LANES: usize = 16;
-/// The bytes it reads for them: 3 before and 4 after.
-const BLOCK: usize = LANES + 7;
-
-/// Is a separator at one of the positions 3 to 18 of `w` between two
-/// writings of the same hex (see [`moves_to_own_hex`])? 1 or 0.
+/// Is a separator at one of the positions 3 to `LANES + 2` of `w` (which
+/// holds `LANES + 7` bytes) between two writings of the same hex (see
+/// [`moves_to_own_hex`])? 1 or 0.
 #[inline(always)]
-fn own_hex_in(w: &[u8; BLOCK]) -> u8 {
+fn own_hex_in<const LANES: usize>(w: &[u8]) -> u8 {
+    let w = &w[..LANES + 7];
     // Truths as 0 or 1 in a byte: no branch.
     let digit = |c: u8| u8::from(c.wrapping_sub(b'0') < 10);
     let upper = |c: u8| u8::from(c.wrapping_sub(b'A') < 26);
@@ -242,59 +472,12 @@ fn own_hex_in(w: &[u8; BLOCK]) -> u8 {
     found
 }
 
-/// Does the DFA read `text` (whole move lines) as a game's moves, ending
-/// it? Read in four parts side by side, cut at line ends: each byte's step
-/// waits on the step before, so four chains of loads overlap where one
-/// would wait. A part after the first is read from the newline before it,
-/// which tells the DFA it is no game's first line.
-fn reads_as_moves(text: &[u8]) -> bool {
-    let mut cuts = [text.len(); 5];
-    cuts[0] = 0;
-    for k in 1..4 {
-        let aim = (text.len() * k / 4).max(cuts[k - 1]);
-        cuts[k] = memchr::memchr(b'\n', &text[aim..]).map_or(text.len(), |n| aim + n + 1);
-    }
-    let parts: [&[u8]; 4] = std::array::from_fn(|k| match k {
-        0 => &text[..cuts[1]],
-        _ if cuts[k] == cuts[k + 1] => &[],
-        _ => &text[cuts[k] - 1..cuts[k + 1]],
-    });
-    let common = parts.iter().map(|p| p.len()).min().unwrap_or(0);
-    let mut s = [0; 4];
-    for (((&a, &b), &c), &d) in parts[0][..common]
-        .iter()
-        .zip(&parts[1][..common])
-        .zip(&parts[2][..common])
-        .zip(&parts[3][..common])
-    {
-        s = [step(s[0], a), step(s[1], b), step(s[2], c), step(s[3], d)];
-    }
-    (0..4).all(|k| {
-        let state = parts[k][common..].iter().fold(s[k], |s, &c| step(s, c));
-        let wanted = if cuts[k + 1] == text.len() {
-            ENDS
-        } else {
-            GOES_ON
-        };
-        parts[k].is_empty() || ACCEPTS[state / STRIDE] & wanted != 0
-    })
-}
-
-/// The DFA's state after `byte`.
-#[inline(always)]
-fn step(state: usize, byte: u8) -> usize {
-    usize::from(NEXT[state + usize::from(CLASSES[usize::from(byte)])])
-}
-
-/// A result line at `i`: the result, and where the line ends.
-fn result_line(b: &[u8], i: usize) -> Option<(Outcome, usize)> {
-    let line = &b[i..];
-    let n = memchr::memchr(b'\n', line.get(..4)?)?;
-    let result = std::str::from_utf8(&line[..n])
-        .ok()
-        .and_then(Outcome::parse)?;
+/// The result a result line (without its newline) holds, written as the
+/// writer writes it.
+fn result_line(line: &[u8]) -> Option<Outcome> {
+    let result = std::str::from_utf8(line).ok().and_then(Outcome::parse)?;
     // Outcome::parse reads any dash; the writer writes `-`.
-    (result.as_str().as_bytes() == &line[..n]).then_some((result, i + n + 1))
+    (result.as_str().as_bytes() == line).then_some(result)
 }
 
 #[cfg(test)]
@@ -327,6 +510,15 @@ mod tests {
             let text = |v: Vec<u8>| String::from_utf8_lossy(&v).into_owned();
             (text(out), text(rejects), diagnostics, report)
         })
+    }
+
+    /// The game at the start of `b`, if it is canonical.
+    fn canonical_game(b: &[u8]) -> Option<CanonicalRun> {
+        // Up to the next game's first line: a run of one game at most.
+        let next = memchr::memmem::find(&b[1..], VARIANT_LINE).map_or(b.len(), |n| n + 1);
+        let b = &b[..(next + VARIANT_LINE.len()).min(b.len())];
+        let run = canonical_games(b, false, &mut Scratch::default());
+        (run.games > 0).then_some(run)
     }
 
     /// Games of `input` that start a line with the Variant tag and are canonical.
@@ -479,12 +671,12 @@ mod tests {
         assert!(still_canonical > 1000, "{still_canonical}");
     }
 
-    fn game(text: &str) -> Option<CanonicalGame> {
+    fn game(text: &str) -> Option<CanonicalRun> {
         canonical_game(format!("{text}{}", "[Variant \"C'escacs\"]\n").as_bytes())
     }
 
     /// [`game`] of these move lines (each ending with a newline) and `*`.
-    fn moves_game(lines: &str) -> Option<CanonicalGame> {
+    fn moves_game(lines: &str) -> Option<CanonicalRun> {
         game(&format!("[Variant \"C'escacs\"]\n\n{lines}*\n\n"))
     }
 
@@ -493,11 +685,11 @@ mod tests {
         let g = "[Variant \"C'escacs\"]\n[Result \"3-0\"]\n\n1. E7-E13, E21-E15\n2. DE13*JF16#\n3-0\n\n";
         assert_eq!(
             game(g),
-            Some(CanonicalGame {
+            Some(CanonicalRun {
+                games: 1,
                 len: g.len(),
                 lines: 7,
                 half_moves: 3,
-                pdtl: None,
             })
         );
     }

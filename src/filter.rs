@@ -1,5 +1,6 @@
 //! The filter: which passes run, and a run over one input.
 
+use crate::canonical::VARIANT_LINE;
 use crate::diag::Diagnostic;
 use crate::pass::{Context, Pass};
 use crate::reader::Reader;
@@ -301,60 +302,59 @@ impl Filter {
         reader.rejects = rejects;
         reader.line_no = origin.line;
         reader.line_start = origin.byte;
-        // Lines are read where they lie in the input's buffer; only a line
-        // that runs past the buffer's end is gathered in `carry`.
-        let mut carry = Vec::new();
-        'read: loop {
+        // Lines are read where they lie in the input's buffer. What a
+        // buffer ends inside of, a line or a game the fast path would take
+        // whole, is kept in `tail` and read once the next buffer has
+        // given it its end: the rest of its line, or the rest of its game
+        // up to the next game's Variant line.
+        let mut tail = Vec::new();
+        loop {
             let available = match input.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
-            if available.is_empty() {
-                if !carry.is_empty() {
-                    reader.line(&carry, false)?;
+            let end = available.is_empty();
+            let mut from = 0;
+            if !tail.is_empty() {
+                let completion = if tail[0] == b'[' && tail.len() < MAX_TAIL {
+                    // A game: up to and with the next game's first line.
+                    memchr::memmem::find(available, VARIANT_LINE).map(|n| n + VARIANT_LINE.len())
+                } else {
+                    memchr::memchr(b'\n', available).map(|n| n + 1)
+                };
+                if completion.is_none() && !end && tail.len() + available.len() < MAX_TAIL {
+                    // Still no end in sight: nothing to read yet.
+                    tail.extend_from_slice(available);
+                    let n = available.len();
+                    input.consume(n);
+                    continue;
                 }
+                from = completion.unwrap_or(available.len());
+                tail.extend_from_slice(&available[..from]);
+                let read = read_buffer(&mut reader, &tail, end, tail.len() < MAX_TAIL)?;
+                if reader.stopped {
+                    break;
+                }
+                tail.drain(..read);
+                if tail.len() <= from {
+                    // What is left of the tail is in this buffer too.
+                    from -= tail.len();
+                    tail.clear();
+                } else {
+                    tail.extend_from_slice(&available[from..]);
+                    from = available.len();
+                }
+            }
+            if end {
                 break;
             }
-            // The buffer's whole lines are checked as UTF-8 in one go: for
-            // lines this short, SIMD pays only over many at once.
-            let lines = if carry.is_empty() {
-                0
-            } else {
-                memchr::memchr(b'\n', available).map_or(available.len(), |n| n + 1)
-            }..memchr::memrchr(b'\n', available).map_or(0, |n| n + 1);
-            let lines_utf8 = lines.start < lines.end
-                && simdutf8::basic::from_utf8(&available[lines.clone()]).is_ok();
-            let mut start = 0;
-            while start < available.len() {
-                // Only a tag line may start a canonical game.
-                if carry.is_empty() && available[start] == b'[' {
-                    let copied = reader.copy_canonical(&available[start..])?;
-                    if reader.stopped {
-                        break 'read;
-                    }
-                    if copied > 0 {
-                        start += copied;
-                        continue;
-                    }
-                }
-                let Some(n) = memchr::memchr(b'\n', &available[start..]) else {
-                    break;
-                };
-                let line = &available[start..=start + n];
-                start += n + 1;
-                if carry.is_empty() {
-                    reader.line(line, lines_utf8)?;
-                } else {
-                    carry.extend_from_slice(line);
-                    reader.line(&carry, false)?;
-                    carry.clear();
-                }
-                if reader.stopped {
-                    break 'read;
-                }
+            let rest = &available[from..];
+            let read = read_buffer(&mut reader, rest, false, true)?;
+            if reader.stopped {
+                break;
             }
-            carry.extend_from_slice(&available[start..]);
+            tail.extend_from_slice(&rest[read..]);
             let n = available.len();
             input.consume(n);
         }
@@ -373,5 +373,105 @@ impl Filter {
             .run(input, &mut out, &mut |d| diags.push(d.clone()))
             .expect("writing to memory does not fail");
         (out, diags, report)
+    }
+}
+
+/// A game longer than this that a buffer ends inside of is read line by
+/// line rather than kept whole.
+const MAX_TAIL: usize = 1 << 20;
+
+/// Reads the whole lines of `buf`, and at a game's start the run of games
+/// the fast path copies whole. `at_end`: the input ends with `buf`, so its
+/// last line is read even with no line end. `wait_for_games`: a game that
+/// the fast path would check and that `buf` may end inside of is left
+/// unread, to come again with its end. Returns how many bytes it read,
+/// which falls short of `buf` only by such a game or line.
+fn read_buffer(
+    reader: &mut Reader<'_>,
+    buf: &[u8],
+    at_end: bool,
+    wait_for_games: bool,
+) -> io::Result<usize> {
+    // The buffer's whole lines are checked as UTF-8 in one go: for lines
+    // this short, SIMD pays only over many at once.
+    let lines = memchr::memrchr(b'\n', buf).map_or(0, |n| n + 1);
+    let lines_utf8 = lines > 0 && simdutf8::basic::from_utf8(&buf[..lines]).is_ok();
+    let mut start = 0;
+    while start < buf.len() {
+        // Only a tag line may start a canonical game.
+        if buf[start] == b'[' {
+            match reader.copy_canonical(&buf[start..])? {
+                None if wait_for_games && !at_end => return Ok(start),
+                Some(copied) if copied > 0 => {
+                    start += copied;
+                    continue;
+                }
+                _ => {}
+            }
+            if reader.stopped {
+                return Ok(start);
+            }
+        }
+        let line = match memchr::memchr(b'\n', &buf[start..]) {
+            Some(n) => &buf[start..=start + n],
+            None if at_end => &buf[start..],
+            None => return Ok(start),
+        };
+        reader.line(line, lines_utf8 && start + line.len() <= lines)?;
+        start += line.len();
+        if reader.stopped {
+            return Ok(start);
+        }
+    }
+    Ok(start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::plain::test_corpus as corpus;
+    use std::io::{BufReader, Read};
+
+    /// Hands its bytes out a few at a time, as a pipe may.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 = (self.1 * 31 + 7) % 997;
+            let n = (self.1 + 1).min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn output_is_the_same_however_the_input_arrives() {
+        let mixed = corpus::generate_vec(200_000, 31, false);
+        let canonical = Filter::default().filter_bytes(&mixed).0;
+        // Games the fast path takes whole and games it does not, cut by
+        // every kind of buffer end: inside a line, inside a game, between.
+        let mut input = canonical.clone();
+        input.extend_from_slice(&mixed);
+        input.extend_from_slice(&canonical);
+        input.extend_from_slice(b"[Variant \"C'escacs\"]\n\n1. E7-E13:");
+        let whole = Filter::default().filter_bytes(&input);
+        for capacity in [1, 7, 64, 1000, 4096] {
+            let mut out = Vec::new();
+            let mut diags = Vec::new();
+            let report = Filter::default()
+                .run(
+                    BufReader::with_capacity(capacity, Trickle(&input, 0)),
+                    &mut out,
+                    &mut |d| diags.push(d.clone()),
+                )
+                .unwrap();
+            assert!(out == whole.0, "capacity {capacity}");
+            assert_eq!(
+                (diags, report),
+                (whole.1.clone(), whole.2),
+                "capacity {capacity}"
+            );
+        }
     }
 }

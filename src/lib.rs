@@ -40,6 +40,7 @@ pub mod passes;
 mod pdtl;
 mod reader;
 mod redefine;
+mod simd;
 mod verify;
 mod writer;
 

@@ -325,7 +325,7 @@ impl<'c> Session<'c> {
                 &mut on_diag,
             )?
         } else {
-            let input = BufReader::with_capacity(1 << 16, input);
+            let input = BufReader::with_capacity(1 << 18, input);
             self.filter
                 .run_with_rejects(input, &mut out, rejects, &mut on_diag)?
         };

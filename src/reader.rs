@@ -6,7 +6,7 @@
 //! the result are decided here; what to keep and how to spell it is the
 //! passes' and the writer's business.
 
-use crate::canonical::{canonical_game, VARIANT_LINE};
+use crate::canonical::{canonical_games, Scratch, VARIANT_LINE};
 use crate::diag::{char_column, chars_in, excerpt, Diagnostic, Severity};
 use crate::filter::{Filter, Report};
 use crate::lexer::plain::{
@@ -14,7 +14,7 @@ use crate::lexer::plain::{
 };
 use crate::lexer::{parse_castling, parse_forced_promotion, parse_move, Token};
 use crate::model::{Check, HalfMove, Outcome, Rating, Side};
-use crate::pass::{Context, Flow, Tag, Variation};
+use crate::pass::{Flow, Tag, Variation};
 use crate::pdtl::Pdtl;
 use bstr::ByteSlice;
 use logos::Logos;
@@ -150,12 +150,11 @@ pub(crate) struct Reader<'f> {
     raw_game: Vec<u8>,
     /// Lines that diagnostics made at the end of a game point back to.
     kept_lines: [Excerpt; KEPT_LINES],
-    /// A PDTL as the writer would write it, to compare with one read.
-    pdtl_text: Vec<u8>,
     /// Games in a row found not canonical (up to 6), and how many games
     /// not to check for it before the next try.
     canonical_misses: u32,
     canonical_skip: u32,
+    canonical_scratch: Scratch,
 }
 
 /// A piece of an earlier line, kept for a diagnostic made later.
@@ -235,9 +234,9 @@ impl<'f> Reader<'f> {
             line_start: 0,
             line_len: 0,
             kept_lines: Default::default(),
-            pdtl_text: Vec::new(),
             canonical_misses: 0,
             canonical_skip: 0,
+            canonical_scratch: Scratch::default(),
             rejects: None,
             raw_line: Vec::new(),
             raw_base: Some(0),
@@ -385,72 +384,56 @@ impl<'f> Reader<'f> {
     }
 
     /// The fast path for games that are canonical already (see
-    /// [`canonical_game`]): when `buf` starts with one, at a line where its
-    /// Variant tag would start a new game, ends the game under way, copies
-    /// the new one to the output as it stands and returns its length;
-    /// otherwise does nothing and returns 0.
-    pub(crate) fn copy_canonical(&mut self, buf: &[u8]) -> io::Result<usize> {
+    /// [`canonical_games`]): when `buf` starts with a run of them, at a line
+    /// where the first one's Variant tag would start a new game, ends the
+    /// game under way, copies the run to the output as it stands and
+    /// returns its length; otherwise does nothing and returns 0. `None`
+    /// when it would check the game but `buf` may end inside it (no game
+    /// starts after it): the caller may come back with more bytes.
+    pub(crate) fn copy_canonical(&mut self, buf: &[u8]) -> io::Result<Option<usize>> {
         let g = &self.game;
         if !self.f.copy_canonical
             || self.mode != Mode::Code
             || self.depth > 0
             || (g.started && !(g.past_tags || g.ended()))
         {
-            return Ok(0);
+            return Ok(Some(0));
         }
         if !buf.starts_with(VARIANT_LINE) {
-            return Ok(0);
+            return Ok(Some(0));
         }
         // Input that is not canonical would be checked in vain game after
         // game: after each miss, the next 1, 3, 7 ... 63 games are not.
         if self.canonical_skip > 0 {
             self.canonical_skip -= 1;
-            return Ok(0);
+            return Ok(Some(0));
         }
-        let game = canonical_game(buf).filter(|g| match g.pdtl.clone() {
-            Some(value) => self.pdtl_is_canonical(&buf[value]),
-            None => true,
-        });
-        let Some(game) = game else {
-            // A game cut by the buffer's end is no miss.
-            if memchr::memmem::find(&buf[1..], VARIANT_LINE).is_some() {
-                self.canonical_misses = (self.canonical_misses + 1).min(6);
-                self.canonical_skip = (1 << self.canonical_misses) - 1;
-            }
-            return Ok(0);
-        };
+        if memchr::memmem::find(&buf[1..], VARIANT_LINE).is_none() {
+            return Ok(None);
+        }
+        let run = canonical_games(buf, false, &mut self.canonical_scratch);
+        if run.games == 0 {
+            self.canonical_misses = (self.canonical_misses + 1).min(6);
+            self.canonical_skip = (1 << self.canonical_misses) - 1;
+            return Ok(Some(0));
+        }
         self.canonical_misses = 0;
         if self.game.started {
             // What the Variant tag's token would do: the line is not read
             // yet, so no diagnostic of the game takes its text.
             self.finish_game(&[], None)?;
             if self.stopped {
-                return Ok(0);
+                return Ok(Some(0));
             }
         }
-        self.out.write_all(&buf[..game.len])?;
-        self.line_no += game.lines;
+        self.out.write_all(&buf[..run.len])?;
+        self.line_no += run.lines;
         self.line_start += self.line_len;
-        self.line_len = game.len as u64;
-        self.report.games_read += 1;
-        self.report.games_written += 1;
-        self.report.half_moves += game.half_moves;
-        Ok(game.len)
-    }
-
-    /// Does the chain leave this PDTL value as it stands, silently?
-    fn pdtl_is_canonical(&mut self, value: &[u8]) -> bool {
-        let Ok(Ok(mut pdtl)) = std::str::from_utf8(value).map(Pdtl::parse) else {
-            return false;
-        };
-        // A game of its own: nothing of the game under way applies.
-        let mut cx = Context::default();
-        for p in &mut self.f.passes {
-            p.setup(&mut pdtl, &mut cx);
-        }
-        self.pdtl_text.clear();
-        pdtl.write_to(&mut self.pdtl_text);
-        cx.diagnostics.is_empty() && self.pdtl_text == value
+        self.line_len = run.len as u64;
+        self.report.games_read += run.games;
+        self.report.games_written += run.games;
+        self.report.half_moves += run.half_moves;
+        Ok(Some(run.len))
     }
 
     /// Gives each diagnostic of the game its source line: the current one,
