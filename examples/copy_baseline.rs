@@ -49,8 +49,10 @@ fn copy(input: impl Read, out: &mut dyn Write) -> io::Result<u64> {
 }
 
 fn run() -> io::Result<()> {
-    let mut out =
-        BufWriter::with_capacity(WRITE_CAPACITY, Box::new(io::stdout().lock()) as Box<dyn Write>);
+    let mut out = BufWriter::with_capacity(
+        WRITE_CAPACITY,
+        Box::new(io::stdout().lock()) as Box<dyn Write>,
+    );
     let mut files: Vec<String> = std::env::args().skip(1).collect();
     if files.is_empty() {
         files.push("-".to_string());

@@ -1,7 +1,7 @@
 //! The filter: which passes run, and a run over one input.
 
-use crate::canonical::VARIANT_LINE;
 use crate::diag::Diagnostic;
+use crate::express::NEXT_GAME;
 use crate::pass::{Context, Pass};
 use crate::reader::Reader;
 use crate::writer::{Format, Writer};
@@ -201,6 +201,10 @@ impl FilterBuilder {
             && ["redefine", "fan", "ascii"]
                 .iter()
                 .all(|n| !self.skip.contains(n));
+        // And with these three, the express path's text is the chain's.
+        let drops_all = ["comments", "variations", "ratings"]
+            .iter()
+            .all(|n| !self.skip.contains(n));
         passes.extend(self.extra);
         Filter {
             drop_comments: passes.iter().any(|p| p.drops_comments()),
@@ -208,6 +212,7 @@ impl FilterBuilder {
             drop_ratings: passes.iter().any(|p| p.name() == "ratings"),
             plain_chain,
             copy_canonical: plain_chain,
+            express: plain_chain && drops_all,
             passes,
             strict: self.strict,
             fail_fast: self.fail_fast,
@@ -236,8 +241,12 @@ pub struct Filter {
     /// The chain does to plain moves only what `Reader::plain` knows.
     pub(crate) plain_chain: bool,
     /// With `plain_chain`: games that are canonical already are copied
-    /// (see `Reader::copy_canonical`); off only to test that it changes nothing.
+    /// (see `Reader::fast_games`); off only to test that it changes nothing.
     pub(crate) copy_canonical: bool,
+    /// With `plain_chain` and comments, variations and ratings dropped:
+    /// games in the common forms are translated without the reader (see
+    /// `Reader::fast_games`); off only to test that it changes nothing.
+    pub(crate) express: bool,
     pub(crate) strict: bool,
     pub(crate) fail_fast: bool,
     pub(crate) cx: Context,
@@ -319,7 +328,8 @@ impl Filter {
             if !tail.is_empty() {
                 let completion = if tail[0] == b'[' && tail.len() < MAX_TAIL {
                     // A game: up to and with the next game's first line.
-                    memchr::memmem::find(available, VARIANT_LINE).map(|n| n + VARIANT_LINE.len())
+                    memchr::memmem::find(available, NEXT_GAME)
+                        .and_then(|n| memchr::memchr(b'\n', &available[n + 1..]).map(|m| n + m + 2))
                 } else {
                     memchr::memchr(b'\n', available).map(|n| n + 1)
                 };
@@ -400,7 +410,7 @@ fn read_buffer(
     while start < buf.len() {
         // Only a tag line may start a canonical game.
         if buf[start] == b'[' {
-            match reader.copy_canonical(&buf[start..])? {
+            match reader.fast_games(&buf[start..], lines_utf8)? {
                 None if wait_for_games && !at_end => return Ok(start),
                 Some(copied) if copied > 0 => {
                     start += copied;

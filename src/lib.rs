@@ -30,6 +30,7 @@
 mod alphabet;
 mod canonical;
 mod diag;
+mod express;
 mod filter;
 mod hex;
 mod lexer;

@@ -6,8 +6,9 @@
 //! the result are decided here; what to keep and how to spell it is the
 //! passes' and the writer's business.
 
-use crate::canonical::{canonical_games, Scratch, VARIANT_LINE};
+use crate::canonical::{canonical_games, Scratch, RUN_BYTES, VARIANT_LINE};
 use crate::diag::{char_column, chars_in, excerpt, Diagnostic, Severity};
+use crate::express::{next_game, translate, Translation, VARIANT_TAG};
 use crate::filter::{Filter, Report};
 use crate::lexer::plain::{
     decimal_at, is_tag_name_byte, scan_plain_line, skip_blanks, CanonicalText, HalfMoves,
@@ -150,11 +151,44 @@ pub(crate) struct Reader<'f> {
     raw_game: Vec<u8>,
     /// Lines that diagnostics made at the end of a game point back to.
     kept_lines: [Excerpt; KEPT_LINES],
-    /// Games in a row found not canonical (up to 6), and how many games
-    /// not to check for it before the next try.
-    canonical_misses: u32,
-    canonical_skip: u32,
+    /// When to try the fast paths next (see [`Reader::fast_games`]).
+    canonical_tries: Backoff,
+    express_tries: Backoff,
     canonical_scratch: Scratch,
+    /// Games the express path translated, and what it read of each.
+    translated: Vec<u8>,
+    translations: Vec<Translation>,
+}
+
+/// When to try a fast path again: input it does not take would be tried
+/// in vain game after game, so after each miss the next 1, 3, 7 ... 63
+/// game starts are not tried.
+#[derive(Debug, Default)]
+struct Backoff {
+    /// Misses in a row, up to 6.
+    misses: u32,
+    /// Game starts still to pass by.
+    skip: u32,
+}
+
+impl Backoff {
+    /// Try at this game start?
+    fn ready(&mut self) -> bool {
+        if self.skip > 0 {
+            self.skip -= 1;
+            return false;
+        }
+        true
+    }
+
+    fn missed(&mut self) {
+        self.misses = (self.misses + 1).min(6);
+        self.skip = (1 << self.misses) - 1;
+    }
+
+    fn took(&mut self) {
+        self.misses = 0;
+    }
 }
 
 /// A piece of an earlier line, kept for a diagnostic made later.
@@ -234,9 +268,11 @@ impl<'f> Reader<'f> {
             line_start: 0,
             line_len: 0,
             kept_lines: Default::default(),
-            canonical_misses: 0,
-            canonical_skip: 0,
+            canonical_tries: Backoff::default(),
+            express_tries: Backoff::default(),
             canonical_scratch: Scratch::default(),
+            translated: Vec::new(),
+            translations: Vec::new(),
             rejects: None,
             raw_line: Vec::new(),
             raw_base: Some(0),
@@ -334,23 +370,20 @@ impl<'f> Reader<'f> {
             }
         }
         let lossy;
+        let mut bad_utf8 = None;
         self.line_ascii = line.is_ascii();
         if !self.line_ascii && !utf8_checked {
             if let Err(e) = line.to_str() {
-                if !self.game.started {
-                    self.begin_game(line, 0);
-                }
                 let off = e.valid_up_to();
-                self.error_at(
-                    line,
-                    off,
+                bad_utf8 = Some((
+                    char_column(line, off),
                     format!(
                         "invalid UTF-8: byte 0x{:02X} at byte offset {} of the input",
                         line[off],
                         self.line_start
                             + (off + line.as_ptr() as usize - buf.as_ptr() as usize) as u64
                     ),
-                );
+                ));
                 lossy = line.to_str_lossy().into_owned().into_bytes();
                 line = &lossy;
                 self.raw_base = None;
@@ -359,6 +392,23 @@ impl<'f> Reader<'f> {
         // Unclosed comment or variation: a tag line starts the next game.
         if (self.mode == Mode::Comment || self.depth > 0) && looks_like_tag(line) {
             self.finish_game(line, Some(0))?;
+        }
+        if let Some((col, message)) = bad_utf8 {
+            // The fault is the game's the line is read into: a new one when
+            // the line opens with a tag that starts one (what token()
+            // does with it), not the one before.
+            let first = skip_blanks(line, 0);
+            let tag_first = self.mode == Mode::Code
+                && self.depth == 0
+                && Token::lexer(&line[first..]).next() == Some(Ok(Token::Tag));
+            let g = &self.game;
+            if tag_first && g.started && (g.past_tags || g.ended()) {
+                self.finish_game(line, Some(first))?;
+            }
+            if !self.game.started {
+                self.begin_game(line, if tag_first { first } else { 0 });
+            }
+            self.f.cx.error(self.line_no, col, message);
         }
         self.segment(
             line,
@@ -383,41 +433,95 @@ impl<'f> Reader<'f> {
         Ok(())
     }
 
-    /// The fast path for games that are canonical already (see
-    /// [`canonical_games`]): when `buf` starts with a run of them, at a line
-    /// where the first one's Variant tag would start a new game, ends the
-    /// game under way, copies the run to the output as it stands and
-    /// returns its length; otherwise does nothing and returns 0. `None`
-    /// when it would check the game but `buf` may end inside it (no game
-    /// starts after it): the caller may come back with more bytes.
-    pub(crate) fn copy_canonical(&mut self, buf: &[u8]) -> io::Result<Option<usize>> {
+    /// The fast paths, at a line where a game that opens with
+    /// [`VARIANT_TAG`] would start: when `buf` starts with games that are
+    /// canonical already (see [`canonical_games`]), or that translate into
+    /// canonical games (see [`translate`]), ends the game under way, writes
+    /// them and returns how many bytes of `buf` they took; otherwise does
+    /// nothing and returns 0. `None` when it would try but `buf` may end
+    /// inside the game (no game starts after it): the caller may come back
+    /// with more bytes. `utf8_checked`: `buf`'s whole lines are UTF-8.
+    pub(crate) fn fast_games(
+        &mut self,
+        buf: &[u8],
+        utf8_checked: bool,
+    ) -> io::Result<Option<usize>> {
         let g = &self.game;
-        if !self.f.copy_canonical
+        if !(self.f.copy_canonical || self.f.express)
             || self.mode != Mode::Code
             || self.depth > 0
             || (g.started && !(g.past_tags || g.ended()))
+            || !buf.starts_with(VARIANT_TAG)
         {
             return Ok(Some(0));
         }
-        if !buf.starts_with(VARIANT_LINE) {
-            return Ok(Some(0));
-        }
-        // Input that is not canonical would be checked in vain game after
-        // game: after each miss, the next 1, 3, 7 ... 63 games are not.
-        if self.canonical_skip > 0 {
-            self.canonical_skip -= 1;
-            return Ok(Some(0));
-        }
-        if memchr::memmem::find(&buf[1..], VARIANT_LINE).is_none() {
+        if next_game(buf).is_none() {
             return Ok(None);
         }
-        let run = canonical_games(buf, false, &mut self.canonical_scratch);
-        if run.games == 0 {
-            self.canonical_misses = (self.canonical_misses + 1).min(6);
-            self.canonical_skip = (1 << self.canonical_misses) - 1;
+        if self.f.copy_canonical && buf.starts_with(VARIANT_LINE) && self.canonical_tries.ready() {
+            let run = canonical_games(buf, false, &mut self.canonical_scratch);
+            if run.games > 0 {
+                self.canonical_tries.took();
+                let counts = Report {
+                    games_read: run.games,
+                    games_written: run.games,
+                    half_moves: run.half_moves,
+                    ..Report::default()
+                };
+                return self.take_games(&buf[..run.len], run.len, run.lines, counts);
+            }
+            self.canonical_tries.missed();
+        }
+        if !self.f.express || !self.express_tries.ready() {
             return Ok(Some(0));
         }
-        self.canonical_misses = 0;
+        // Games translated one after the other, then checked at once.
+        let mut text = std::mem::take(&mut self.translated);
+        text.clear();
+        self.translations.clear();
+        let mut at = 0;
+        while at < buf.len() && at <= RUN_BYTES && buf[at..].starts_with(VARIANT_TAG) {
+            let Some(t) = translate(&buf[at..], &mut text, utf8_checked) else {
+                break;
+            };
+            at += t.len;
+            self.translations.push(t);
+        }
+        let run = canonical_games(&text, true, &mut self.canonical_scratch);
+        let taken = if run.games == 0 {
+            self.express_tries.missed();
+            Ok(Some(0))
+        } else {
+            self.express_tries.took();
+            let mut counts = Report {
+                games_read: run.games,
+                games_written: run.games,
+                half_moves: run.half_moves,
+                ..Report::default()
+            };
+            let (mut len, mut lines) = (0, 0);
+            for t in &self.translations[..run.games as usize] {
+                len += t.len;
+                lines += t.lines;
+                counts.comments_dropped += t.comments;
+                counts.variations_dropped += t.variations;
+                counts.ratings_dropped += t.ratings;
+            }
+            self.take_games(&text[..run.len], len, lines, counts)
+        };
+        self.translated = text;
+        taken
+    }
+
+    /// Ends the game under way and writes `text`, the games a fast path
+    /// made of the next `len` bytes of input (`lines` lines).
+    fn take_games(
+        &mut self,
+        text: &[u8],
+        len: usize,
+        lines: u64,
+        counts: Report,
+    ) -> io::Result<Option<usize>> {
         if self.game.started {
             // What the Variant tag's token would do: the line is not read
             // yet, so no diagnostic of the game takes its text.
@@ -426,14 +530,12 @@ impl<'f> Reader<'f> {
                 return Ok(Some(0));
             }
         }
-        self.out.write_all(&buf[..run.len])?;
-        self.line_no += run.lines;
+        self.out.write_all(text)?;
+        self.line_no += lines;
         self.line_start += self.line_len;
-        self.line_len = run.len as u64;
-        self.report.games_read += run.games;
-        self.report.games_written += run.games;
-        self.report.half_moves += run.half_moves;
-        Ok(Some(run.len))
+        self.line_len = len as u64;
+        self.report.add(&counts);
+        Ok(Some(len))
     }
 
     /// Gives each diagnostic of the game its source line: the current one,

@@ -1,0 +1,745 @@
+//! The fast path for games as files write them: a game in the common forms
+//! (tags one per line or several on a line, move pairs one per line or
+//! all on one line, comments, variations, ratings, NAGs, `(=)`, Unicode
+//! dashes and `×`, `^+`, pawn letters, Redefine and FAN games, a PDTL) is
+//! translated straight into the text the filter writes for it, with no
+//! lexer, passes or writer.
+//!
+//! [`translate`] keeps the reader's bookkeeping (numbers in turn, whose
+//! move it is, where an annotation may stand, how a game ends) and copies
+//! each move with its piece letters, dashes, `×` and check marks rewritten
+//! as the passes rewrite them. Whether a move is a move it leaves to the
+//! canonical check, which reads the translated game as it reads any (see
+//! `Reader::fast_games`): a game it refuses goes to the reader. Anything
+//! the translation does not know (an escape in a tag, a castling in
+//! figurines, a number missing, anything the reader would report) gives
+//! the game up to the reader too, which then reads it as before; the tests
+//! require the same output, diagnostics and counts either way.
+
+use crate::canonical::VARIANT_LINE;
+use crate::lexer::plain::{decimal_at, is_tag_name_byte, skip_blanks};
+use crate::model::{decode_figurine, HalfMove, Outcome, Side};
+use crate::redefine::RedefineMap;
+use unicode_normalization::{is_nfc_quick, IsNormalized};
+
+/// How every game the fast paths take starts: a line that opens with it.
+pub(crate) const VARIANT_TAG: &[u8] = b"[Variant \"C'escacs\"]";
+
+/// What [`translate`] read of a game, beside its text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Translation {
+    /// Input bytes: up to the next game's first line.
+    pub len: usize,
+    /// Input lines.
+    pub lines: u64,
+    /// Comments dropped.
+    pub comments: u64,
+    /// Variations dropped (nested ones included).
+    pub variations: u64,
+    /// Ratings and NAGs dropped.
+    pub ratings: u64,
+}
+
+/// A line end and the next game's Variant tag.
+pub(crate) const NEXT_GAME: &[u8] = b"\n[Variant \"C'escacs\"]";
+
+/// Where the next game starts in `b` (at a line that opens with
+/// [`VARIANT_TAG`]), after its first byte; `None` if no game starts there.
+pub(crate) fn next_game(b: &[u8]) -> Option<usize> {
+    memchr::memmem::find(b.get(1..)?, NEXT_GAME).map(|n| n + 2)
+}
+
+/// Translates the game at the start of `b` (which opens with
+/// [`VARIANT_TAG`]) and appends the text the filter writes for it to
+/// `out`, if the game reads as the reader reads it with nothing to report
+/// and up to the next game's first line, which `b` must hold
+/// (`utf8_checked`: the caller found it UTF-8). Otherwise leaves `out` as
+/// it was and returns `None`.
+pub(crate) fn translate(b: &[u8], out: &mut Vec<u8>, utf8_checked: bool) -> Option<Translation> {
+    let len = next_game(b)?;
+    // The reader reports a byte that is not UTF-8, even in a comment.
+    if !utf8_checked && simdutf8::basic::from_utf8(&b[..len]).is_err() {
+        return None;
+    }
+    let start = out.len();
+    let mut t = Translator {
+        g: &b[..len],
+        out,
+        map: RedefineMap::default(),
+        letters: letters(&RedefineMap::default()),
+        counts: Translation {
+            len,
+            lines: memchr::memchr_iter(b'\n', &b[..len]).count() as u64,
+            ..Translation::default()
+        },
+        game: Game::default(),
+    };
+    match t.game() {
+        Some(()) => Some(t.counts),
+        None => {
+            t.out.truncate(start);
+            None
+        }
+    }
+}
+
+/// Where the main line's numbering stands (as in the reader).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Expect {
+    /// No move yet.
+    #[default]
+    Start,
+    /// A number was read: White's move (or `...`) comes.
+    White,
+    /// White moved (or `...`): Black's move comes.
+    Black,
+    /// Black moved: the next number comes.
+    Number,
+}
+
+/// What is known of the game's movetext.
+#[derive(Clone, Copy, Debug, Default)]
+struct Game {
+    expect: Expect,
+    number: u32,
+    /// The number read was `N?`.
+    unknown: bool,
+    /// `N.` repeated after White's move N, to resume with `...`.
+    resuming: bool,
+    has_moves: bool,
+    /// A move ended the game (`:` or mate).
+    end_seen: bool,
+    last_move_ends: bool,
+    mate_by: Option<Side>,
+    result: Option<Outcome>,
+    result_tag: Option<Outcome>,
+    has_pdtl: bool,
+    /// White's move of the line written, Black's not yet.
+    line_open: bool,
+}
+
+struct Translator<'a> {
+    /// The game's bytes, up to the next game's first line.
+    g: &'a [u8],
+    out: &'a mut Vec<u8>,
+    map: RedefineMap,
+    /// The standard letter each letter stands for as a piece in this game
+    /// (`A + i`), or 0 where the passes would report it.
+    letters: [u8; 26],
+    counts: Translation,
+    game: Game,
+}
+
+/// The standard letter each letter (`A + i`) stands for as a piece under
+/// `map`, or 0 where the passes would report it.
+fn letters(map: &RedefineMap) -> [u8; 26] {
+    std::array::from_fn(|k| map.resolve_piece(b'A' + k as u8).unwrap_or(0))
+}
+
+/// Bytes of the longest move the writer writes, and some: `DE13*JF16=D+∞`
+/// is 15.
+const MAX_MOVE: usize = 40;
+
+/// Classes of a move's bytes: as they stand, a letter that may be a
+/// piece glyph, `^`, above ASCII; anything else ends the move.
+const COPY: u8 = 0;
+const LETTER: u8 = 1;
+const CARET: u8 = 2;
+const MULTI: u8 = 3;
+const END: u8 = 4;
+
+/// The classes in a game with no Redefine: only `P` among the letters is
+/// rewritten (a pawn's letter is dropped).
+static PLAIN_CLASS: [u8; 256] = move_classes(false);
+/// With a Redefine: any letter may be an alternative piece letter.
+static REDEFINE_CLASS: [u8; 256] = move_classes(true);
+
+const fn move_classes(redefine: bool) -> [u8; 256] {
+    let mut t = [END; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = match b {
+            b'P' => LETTER,
+            b'A'..=b'Z' if redefine => LETTER,
+            b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'*' | b'@' | b'=' | b'&' | b'+' | b'#' => COPY,
+            b'^' => CARET,
+            0x80.. => MULTI,
+            _ => END,
+        };
+        c += 1;
+    }
+    t
+}
+
+/// Is `c` a blank between tokens (lines included)?
+#[inline(always)]
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Where a token may end after a move or an annotation.
+#[inline(always)]
+fn ends_token(c: Option<&u8>) -> bool {
+    matches!(c, None | Some(b' ' | b'\t' | b'\r' | b'\n' | b',' | b':'))
+}
+
+/// A rating at `i` (`??`, `?!`, `?`, `!!`, `!?`, `!`, `◇`): its length.
+#[inline]
+fn rating_at(g: &[u8], i: usize) -> Option<usize> {
+    match (g.get(i)?, g.get(i + 1)) {
+        (b'?' | b'!', Some(b'?' | b'!')) => Some(2),
+        (b'?' | b'!', _) => Some(1),
+        (0xE2, Some(0x97)) if g.get(i + 2) == Some(&0x87) => Some(3),
+        _ => None,
+    }
+}
+
+/// A dash of CTL-AN at `i` (`-` or U+2010 to U+2014, U+2212): its length.
+#[inline]
+fn dash_at(g: &[u8], i: usize) -> Option<usize> {
+    match (g.get(i)?, g.get(i + 1), g.get(i + 2)) {
+        (b'-', _, _) => Some(1),
+        (0xE2, Some(0x80), Some(0x90..=0x94)) | (0xE2, Some(0x88), Some(0x92)) => Some(3),
+        _ => None,
+    }
+}
+
+impl Translator<'_> {
+    fn game(&mut self) -> Option<()> {
+        self.out.reserve(self.g.len() + 64);
+        self.out.extend_from_slice(VARIANT_LINE);
+        let mut i = self.tags(VARIANT_TAG.len())?;
+        self.out.push(b'\n');
+        while let Some(&c) = self.g.get(i) {
+            i = match c {
+                c if is_space(c) => {
+                    i + 1 + self.g[i + 1..].iter().take_while(|&&c| is_space(c)).count()
+                }
+                b'{' => self.comment(i)?,
+                b'(' => self.variation(i)?,
+                b'0'..=b'9' => self.number_or_result(i)?,
+                b'*' => self.result(i, 1, Outcome::Unfinished)?,
+                b',' if self.game.expect == Expect::Black => i + 1,
+                b'.' => self.dots(i, 3)?,
+                0xE2 if self.g.get(i + 1..i + 3) == Some(&[0x80, 0xA6]) => self.dots(i, 3)?,
+                b'A'..=b'Z' | 0x80.. => self.half_move(i)?,
+                _ => return None,
+            };
+        }
+        self.finish()
+    }
+
+    /// The tags from `i` on (after the Variant tag), with comments among
+    /// them: writes them, and returns where the movetext starts.
+    fn tags(&mut self, mut i: usize) -> Option<usize> {
+        let g = self.g;
+        loop {
+            while g.get(i).is_some_and(|&c| is_space(c)) {
+                i += 1;
+            }
+            match g.get(i) {
+                Some(b'[') => i = self.tag(i)?,
+                Some(b'{') => i = self.comment(i)?,
+                _ => return Some(i),
+            }
+        }
+    }
+
+    /// A tag `[Name "value"]` at `i`, as the writer writes it (no escape,
+    /// no control character); returns where it ends.
+    fn tag(&mut self, i: usize) -> Option<usize> {
+        let g = self.g;
+        let name_end = i
+            + 1
+            + g[i + 1..]
+                .iter()
+                .take_while(|&&c| is_tag_name_byte(c))
+                .count();
+        if name_end == i + 1 || g.get(name_end..name_end + 2) != Some(b" \"") {
+            return None;
+        }
+        let value_start = name_end + 2;
+        let value_end = value_start + memchr::memchr(b'"', &g[value_start..])?;
+        if g.get(value_end + 1) != Some(&b']') {
+            return None;
+        }
+        let value = &g[value_start..value_end];
+        if value.iter().any(|&c| c < b' ' || c == b'\\' || c == 0x7F) {
+            return None;
+        }
+        if !value.is_ascii()
+            && is_nfc_quick(std::str::from_utf8(value).ok()?.chars()) != IsNormalized::Yes
+        {
+            return None;
+        }
+        let end = value_end + 2;
+        match &g[i + 1..name_end] {
+            b"Variant" | b"DPTL" => return None,
+            b"Redefine" => {
+                self.map.merge(std::str::from_utf8(value).ok()?).ok()?;
+                self.letters = letters(&self.map);
+                return Some(end);
+            }
+            b"PDTL" => {
+                if self.game.has_pdtl {
+                    return None;
+                }
+                self.game.has_pdtl = true;
+                self.out.extend_from_slice(b"[PDTL \"");
+                self.pdtl(value)?;
+                self.out.extend_from_slice(b"\"]\n");
+                return Some(end);
+            }
+            b"Result" => {
+                // A value that is no result is kept and not compared.
+                self.game.result_tag = std::str::from_utf8(value).ok().and_then(Outcome::parse);
+            }
+            _ => {}
+        }
+        self.out.extend_from_slice(&g[i..end]);
+        self.out.push(b'\n');
+        Some(end)
+    }
+
+    /// A PDTL value with its pieces in standard letters (Black's in lower
+    /// case, as the writer writes them), if the passes would write it so
+    /// with nothing to report: what else makes it canonical the check
+    /// decides.
+    fn pdtl(&mut self, value: &[u8]) -> Option<()> {
+        // Pieces stand in the board and the castling field, the first two
+        // fields; the rest are hexes and numbers.
+        let mut field = 0;
+        let mut i = 0;
+        while let Some(&c) = value.get(i) {
+            if c == b' ' {
+                field += 1;
+            }
+            if c.is_ascii_alphabetic() && field != 1 && field < 3 {
+                let l = self.letters_of(c.to_ascii_uppercase())?;
+                self.out.push(if c.is_ascii_lowercase() {
+                    l.to_ascii_lowercase()
+                } else {
+                    l
+                });
+                i += 1;
+            } else if c >= 0x80 && field != 1 && field < 3 {
+                let (l, side, n) = decode_figurine(&value[i..])?;
+                if !self.map.fan() {
+                    return None;
+                }
+                self.out.push(if side == Side::Black {
+                    l.to_ascii_lowercase()
+                } else {
+                    l
+                });
+                i += n;
+            } else {
+                self.out.push(c);
+                i += 1;
+            }
+        }
+        Some(())
+    }
+
+    /// The standard letter a piece letter stands for, if the passes would
+    /// read it without a word.
+    #[inline]
+    fn letters_of(&self, upper: u8) -> Option<u8> {
+        let l = *self.letters.get(usize::from(upper.wrapping_sub(b'A')))?;
+        (l != 0).then_some(l)
+    }
+
+    /// A comment `{...}` at `i`: dropped; returns where it ends.
+    fn comment(&mut self, i: usize) -> Option<usize> {
+        let close = i + memchr::memchr(b'}', &self.g[i..])?;
+        self.no_tag_line_in(i, close)?;
+        self.counts.comments += 1;
+        Some(close + 1)
+    }
+
+    /// A line that starts like a tag ends an open comment or variation, and
+    /// the game (the reader reports it): none may start in `g[from..to]`.
+    fn no_tag_line_in(&self, from: usize, to: usize) -> Option<()> {
+        for nl in memchr::memchr_iter(b'\n', &self.g[from..to]) {
+            let line = &self.g[from + nl + 1..];
+            let t = &line[line.iter().take_while(|&&c| is_space(c)).count()..];
+            if let Some(rest) = t.strip_prefix(b"[") {
+                let n = rest.iter().take_while(|&&c| is_tag_name_byte(c)).count();
+                if n > 0 && rest[n..].trim_ascii_start().starts_with(b"\"") {
+                    return None;
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// A variation `(...)` at `i`, nested ones and comments inside:
+    /// dropped, moves unread; returns where it ends.
+    fn variation(&mut self, i: usize) -> Option<usize> {
+        let g = self.g;
+        if g.get(i + 1..i + 3) == Some(b"=)") {
+            // A draw offer stands after its move, not here.
+            return None;
+        }
+        let mut depth = 1u32;
+        self.counts.variations += 1;
+        let mut j = i + 1;
+        while depth > 0 {
+            j += memchr::memchr3(b'(', b')', b'{', &g[j..])?;
+            match g[j] {
+                b'(' if g.get(j + 1..j + 3) == Some(b"=)") => j += 3,
+                b'(' => {
+                    depth += 1;
+                    self.counts.variations += 1;
+                    j += 1;
+                }
+                b')' => {
+                    depth -= 1;
+                    j += 1;
+                }
+                _ => {
+                    let close = j + memchr::memchr(b'}', &g[j..])?;
+                    self.counts.comments += 1;
+                    j = close + 1;
+                }
+            }
+        }
+        self.no_tag_line_in(i, j)?;
+        Some(j)
+    }
+
+    /// Moves may come: the game has not ended.
+    #[inline]
+    fn movetext(&self) -> Option<()> {
+        (self.game.result.is_none() && !self.game.end_seen).then_some(())
+    }
+
+    /// `N.`, `N?` or a result at `i`.
+    fn number_or_result(&mut self, i: usize) -> Option<usize> {
+        let g = self.g;
+        let (n, digits) = decimal_at(g, i, 5)?;
+        let after = i + digits;
+        match g.get(after) {
+            Some(b'.') if g.get(after + 1) != Some(&b'.') => self.number(n, false)?,
+            Some(b'?') if self.game.expect == Expect::Start => self.number(n, true)?,
+            _ if digits == 1 => {
+                let d = dash_at(g, after)?;
+                let text = std::str::from_utf8(g.get(i..after + d + 1)?).ok()?;
+                return self.result(i, after + d + 1 - i, Outcome::parse(text)?);
+            }
+            _ => return None,
+        }
+        Some(after + 1)
+    }
+
+    /// Move number `n` read (`unknown`: written `N?`), as the reader takes
+    /// it, with nothing to report.
+    fn number(&mut self, n: u32, unknown: bool) -> Option<()> {
+        self.movetext()?;
+        let g = &mut self.game;
+        if n == 0 {
+            return None;
+        }
+        match g.expect {
+            Expect::Start => {}
+            _ if unknown => return None,
+            Expect::Number if n == g.number + 1 => {}
+            Expect::Black if n == g.number => g.resuming = true,
+            _ => return None,
+        }
+        g.unknown = unknown;
+        g.number = n;
+        g.expect = Expect::White;
+        Some(())
+    }
+
+    /// `...` (or `…`, `n` bytes) at `i`: Black's move comes, at the start of
+    /// the game or where White's move was interrupted.
+    fn dots(&mut self, i: usize, n: usize) -> Option<usize> {
+        self.movetext()?;
+        if self.g.get(i..i + n)? != b"..." && self.g[i] == b'.' {
+            return None;
+        }
+        let g = &mut self.game;
+        if g.expect != Expect::White || (g.has_moves && !g.resuming) {
+            return None;
+        }
+        g.expect = Expect::Black;
+        g.resuming = false;
+        Some(i + n)
+    }
+
+    /// A result of `n` bytes at `i`.
+    fn result(&mut self, i: usize, n: usize, outcome: Outcome) -> Option<usize> {
+        if self.game.result.is_some() {
+            return None;
+        }
+        self.game.result = Some(outcome);
+        Some(i + n)
+    }
+
+    /// A half-move at `i`, with the ratings, NAGs, `(=)` and `:` after it:
+    /// writes it where the writer lays it out, and returns where it ends.
+    fn half_move(&mut self, i: usize) -> Option<usize> {
+        self.movetext()?;
+        let side = match self.game.expect {
+            Expect::White if !self.game.resuming => Side::White,
+            Expect::Black => Side::Black,
+            // No number before it, or White's move played twice.
+            _ => return None,
+        };
+        // The line as the writer lays it out.
+        let first = !self.game.has_moves;
+        let mark = if self.game.unknown && first {
+            b'?'
+        } else {
+            b'.'
+        };
+        match side {
+            Side::White => {
+                crate::hex::push_decimal(self.out, u64::from(self.game.number));
+                self.out.extend_from_slice(&[mark, b' ']);
+                self.game.line_open = true;
+            }
+            Side::Black if self.game.line_open => self.out.extend_from_slice(b", "),
+            Side::Black => {
+                crate::hex::push_decimal(self.out, u64::from(self.game.number));
+                self.out.extend_from_slice(&[mark, b' ']);
+                self.out.extend_from_slice(b"..., ");
+            }
+        }
+        let (moved, mate) = self.move_text(i)?;
+        if moved == i {
+            return None;
+        }
+        let (end, draw, after) = self.annotations(moved)?;
+        if draw {
+            self.out.extend_from_slice(b" (=)");
+        }
+        if end {
+            self.out.push(b':');
+        }
+        let g = &mut self.game;
+        g.has_moves = true;
+        g.last_move_ends = end || mate;
+        g.end_seen |= end || mate;
+        if mate {
+            g.mate_by = Some(side);
+        }
+        g.expect = match side {
+            Side::White => Expect::Black,
+            Side::Black => {
+                self.out.push(b'\n');
+                g.line_open = false;
+                Expect::Number
+            }
+        };
+        Some(after)
+    }
+
+    /// What follows a move at `i` (blanks, then a rating, NAGs, `(=)`,
+    /// `:`, as the reader attaches them to it): whether it ends the game,
+    /// whether it offers a draw, and where what follows ends.
+    fn annotations(&mut self, moved: usize) -> Option<(bool, bool, usize)> {
+        let g = self.g;
+        let (mut rating, mut nags, mut draw, mut end) = (false, 0, false, false);
+        let mut i = moved;
+        let after = loop {
+            let j = skip_blanks(g, i);
+            match g.get(j) {
+                Some(b'?' | b'!' | 0xE2) if !rating && nags == 0 => {
+                    i = j + rating_at(g, j)?;
+                    rating = true;
+                }
+                Some(b'$') if g.get(j + 1).is_some_and(u8::is_ascii_digit) => {
+                    let (v, digits) = decimal_at(g, j + 1, 3)?;
+                    if v > 255 || nags == HalfMove::MAX_NAGS {
+                        return None;
+                    }
+                    nags += 1;
+                    i = j + 1 + digits;
+                }
+                Some(b'(') if !draw && g.get(j + 1..j + 3) == Some(b"=)") => {
+                    draw = true;
+                    i = j + 3;
+                }
+                Some(b':') => {
+                    end = true;
+                    i = j + 1;
+                    break skip_blanks(g, i);
+                }
+                _ => break j,
+            }
+            if !ends_token(g.get(i)) && !matches!(g.get(i), Some(b'$' | b'(' | b'?' | b'!' | b'{'))
+            {
+                return None;
+            }
+        };
+        if !ends_token(g.get(i)) && !matches!(g.get(i), Some(b'{' | b'(')) {
+            return None;
+        }
+        self.counts.ratings += u64::from(rating) + nags as u64;
+        Some((end, draw, after))
+    }
+
+    /// Copies the move at `i` with its glyphs in standard letters (a pawn's
+    /// dropped), its dashes `-`, `×` written `*` and `^+` written `+^`;
+    /// returns where it ends and whether it mates.
+    fn move_text(&mut self, mut i: usize) -> Option<(usize, bool)> {
+        let g = self.g;
+        // The move is made here, then written in one go: a push on the
+        // game's text would reload its length after each byte.
+        let mut text = [0u8; MAX_MOVE];
+        let mut n = 0;
+        // A castling: `K`, two piece glyphs, a dash, the targets.
+        if g.get(i) == Some(&b'K')
+            && g.get(i + 1).is_some_and(u8::is_ascii_uppercase)
+            && g.get(i + 2).is_some_and(u8::is_ascii_uppercase)
+        {
+            if let Some(d) = dash_at(g, i + 3) {
+                text[0] = b'K';
+                for k in 1..3 {
+                    match self.letters[usize::from(g[i + k] - b'A')] {
+                        0 => return None,
+                        l => text[k] = l,
+                    }
+                }
+                text[3] = b'-';
+                n = 4;
+                i += 3 + d;
+                // The targets are letters, no glyph.
+                while let Some(&c @ b'A'..=b'Z') = g.get(i) {
+                    *text.get_mut(n)? = c;
+                    n += 1;
+                    i += 1;
+                }
+            }
+        }
+        // Most bytes stand as they are; the class table (the game's: with
+        // a Redefine every letter may be a glyph) sends the rest below.
+        let class = if self.map.is_empty() {
+            &PLAIN_CLASS
+        } else {
+            &REDEFINE_CLASS
+        };
+        // A piece glyph may stand first, after `*` or after `=` (once).
+        let mut at_glyph = n == 0;
+        while let Some(&c) = g.get(i) {
+            let k = class[usize::from(c)];
+            if k == COPY {
+                *text.get_mut(n)? = c;
+                n += 1;
+                i += 1;
+                at_glyph = matches!(c, b'*' | b'=');
+                continue;
+            }
+            // A glyph stands before a hex (a letter and a digit), but a
+            // promotion's.
+            let was_at_glyph = at_glyph;
+            let promotion = at_glyph && n > 0 && text[n - 1] == b'=';
+            let glyph_before = |len: usize| {
+                was_at_glyph
+                    && (promotion
+                        || g.get(i + len).is_some_and(u8::is_ascii_alphabetic)
+                            && g.get(i + len + 1).is_some_and(u8::is_ascii_digit))
+            };
+            let glyph = glyph_before(1);
+            at_glyph = false;
+            match k {
+                LETTER => {
+                    if glyph {
+                        match self.letters[usize::from(c - b'A')] {
+                            0 => return None,
+                            b'P' => {}
+                            l => {
+                                *text.get_mut(n)? = l;
+                                n += 1;
+                            }
+                        }
+                    } else {
+                        *text.get_mut(n)? = c;
+                        n += 1;
+                    }
+                    i += 1;
+                }
+                CARET => {
+                    // The legacy `^+` is written `+^`.
+                    let swap = g.get(i + 1) == Some(&b'+');
+                    let put: &[u8] = if swap { b"+^" } else { b"^" };
+                    text.get_mut(n..n + put.len())?.copy_from_slice(put);
+                    n += put.len();
+                    i += put.len();
+                }
+                _ => {
+                    // Above ASCII: `×`, a dash, `∞`, a figurine; else the
+                    // move has ended (a rating, an ellipsis, a blank).
+                    let (put, len): (&[u8], usize) = if g.get(i..i + 2) == Some(&[0xC3, 0x97]) {
+                        at_glyph = true;
+                        (b"*", 2)
+                    } else if let Some(d) = dash_at(g, i).filter(|_| c >= 0x80) {
+                        (b"-", d)
+                    } else if g.get(i..i + 3) == Some("\u{221e}".as_bytes()) {
+                        ("\u{221e}".as_bytes(), 3)
+                    } else if let Some((letter, _, len)) =
+                        decode_figurine(g.get(i..)?).filter(|_| k == MULTI)
+                    {
+                        if !self.map.fan() || !glyph_before(len) {
+                            return None;
+                        }
+                        let l = match letter {
+                            b'P' => &[][..],
+                            b'E' => b"E",
+                            b'J' => b"J",
+                            b'N' => b"N",
+                            b'G' => b"G",
+                            b'R' => b"R",
+                            b'V' => b"V",
+                            b'D' => b"D",
+                            _ => b"K",
+                        };
+                        (l, len)
+                    } else {
+                        break;
+                    };
+                    text.get_mut(n..n + put.len())?.copy_from_slice(put);
+                    n += put.len();
+                    i += len;
+                }
+            }
+        }
+        self.out.extend_from_slice(&text[..n]);
+        Some((i, n > 0 && text[n - 1] == b'#'))
+    }
+
+    /// The end of the game: writes its result line, if it ends as the
+    /// reader ends a game with nothing to report.
+    fn finish(&mut self) -> Option<()> {
+        let g = self.game;
+        if g.has_moves && !g.last_move_ends {
+            return None;
+        }
+        if !g.has_moves && g.result.is_none() {
+            // Tags alone: the next Variant tag would be this game's.
+            return None;
+        }
+        let mated = g.mate_by.map(|s| match s {
+            Side::White => Outcome::WhiteWins,
+            Side::Black => Outcome::BlackWins,
+        });
+        let result = g
+            .result
+            .or(mated)
+            .or(g.result_tag)
+            .unwrap_or(Outcome::Unfinished);
+        if g.result_tag.is_some_and(|t| t != result) {
+            return None;
+        }
+        if g.line_open {
+            self.out.push(b'\n');
+        }
+        self.out.extend_from_slice(result.as_str().as_bytes());
+        self.out.extend_from_slice(b"\n\n");
+        Some(())
+    }
+}
