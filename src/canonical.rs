@@ -252,7 +252,7 @@ const MASK_7: u64 = (1 << 56) - 1;
 /// Move numbers below 1000 as the writer writes them with what follows
 /// (`12. `), in the low bytes of a word, and the mask of those bytes: one
 /// compare checks a line's number.
-static NUMBER_TEXTS: [(u64, u64); 1000] = {
+pub(crate) static NUMBER_TEXTS: [(u64, u64); 1000] = {
     let mut t = [(0, 0); 1000];
     let mut n = 1;
     while n < 1000 {

@@ -16,10 +16,12 @@
 //! the game up to the reader too, which then reads it as before; the tests
 //! require the same output, diagnostics and counts either way.
 
-use crate::canonical::VARIANT_LINE;
+use crate::canonical::{NUMBER_TEXTS, VARIANT_LINE};
 use crate::lexer::plain::{decimal_at, is_tag_name_byte, skip_blanks};
 use crate::model::{decode_figurine, HalfMove, Outcome, Side};
 use crate::redefine::RedefineMap;
+use memchr::memmem;
+use std::sync::LazyLock;
 use unicode_normalization::{is_nfc_quick, IsNormalized};
 
 /// How every game the fast paths take starts: a line that opens with it.
@@ -46,7 +48,10 @@ pub(crate) const NEXT_GAME: &[u8] = b"\n[Variant \"C'escacs\"]";
 /// Where the next game starts in `b` (at a line that opens with
 /// [`VARIANT_TAG`]), after its first byte; `None` if no game starts there.
 pub(crate) fn next_game(b: &[u8]) -> Option<usize> {
-    memchr::memmem::find(b.get(1..)?, NEXT_GAME).map(|n| n + 2)
+    // Built once: a search's set-up costs more than a game's search.
+    static FINDER: LazyLock<memmem::Finder<'static>> =
+        LazyLock::new(|| memmem::Finder::new(NEXT_GAME));
+    FINDER.find(b.get(1..)?).map(|n| n + 2)
 }
 
 /// Translates the game at the start of `b` (which opens with
@@ -172,6 +177,24 @@ const fn move_classes(redefine: bool) -> [u8; 256] {
     t
 }
 
+/// Appends move number `n` and `mark` (`.` or `?`) and a space.
+#[inline]
+fn push_number(out: &mut Vec<u8>, n: u32, mark: u8) {
+    match NUMBER_TEXTS.get(n as usize) {
+        // `N. ` as one word: the table's text, its mark changed.
+        Some(&(text, mask)) => {
+            let len = (mask.count_ones() / 8) as usize;
+            let mark_at = 8 * (len - 2);
+            let word = text & !(0xFF << mark_at) | u64::from(mark) << mark_at;
+            out.extend_from_slice(&word.to_le_bytes()[..len]);
+        }
+        None => {
+            crate::hex::push_decimal(out, u64::from(n));
+            out.extend_from_slice(&[mark, b' ']);
+        }
+    }
+}
+
 /// Is `c` a blank between tokens (lines included)?
 #[inline(always)]
 fn is_space(c: u8) -> bool {
@@ -213,17 +236,20 @@ impl Translator<'_> {
         self.out.push(b'\n');
         while let Some(&c) = self.g.get(i) {
             i = match c {
-                c if is_space(c) => {
-                    i + 1 + self.g[i + 1..].iter().take_while(|&&c| is_space(c)).count()
+                b'A'..=b'Z' | 0x80.. => {
+                    if c == 0xE2 && self.g.get(i + 1..i + 3) == Some(&[0x80, 0xA6]) {
+                        self.dots(i, 3)?
+                    } else {
+                        self.half_move(i)?
+                    }
                 }
+                b' ' | b'\n' | b'\r' | b'\t' => i + 1,
+                b'0'..=b'9' => self.number_or_result(i)?,
+                b',' if self.game.expect == Expect::Black => i + 1,
                 b'{' => self.comment(i)?,
                 b'(' => self.variation(i)?,
-                b'0'..=b'9' => self.number_or_result(i)?,
                 b'*' => self.result(i, 1, Outcome::Unfinished)?,
-                b',' if self.game.expect == Expect::Black => i + 1,
                 b'.' => self.dots(i, 3)?,
-                0xE2 if self.g.get(i + 1..i + 3) == Some(&[0x80, 0xA6]) => self.dots(i, 3)?,
-                b'A'..=b'Z' | 0x80.. => self.half_move(i)?,
                 _ => return None,
             };
         }
@@ -498,14 +524,12 @@ impl Translator<'_> {
         };
         match side {
             Side::White => {
-                crate::hex::push_decimal(self.out, u64::from(self.game.number));
-                self.out.extend_from_slice(&[mark, b' ']);
+                push_number(self.out, self.game.number, mark);
                 self.game.line_open = true;
             }
             Side::Black if self.game.line_open => self.out.extend_from_slice(b", "),
             Side::Black => {
-                crate::hex::push_decimal(self.out, u64::from(self.game.number));
-                self.out.extend_from_slice(&[mark, b' ']);
+                push_number(self.out, self.game.number, mark);
                 self.out.extend_from_slice(b"..., ");
             }
         }
@@ -588,128 +612,125 @@ impl Translator<'_> {
     /// returns where it ends and whether it mates.
     fn move_text(&mut self, mut i: usize) -> Option<(usize, bool)> {
         let g = self.g;
-        // The move is made here, then written in one go: a push on the
-        // game's text would reload its length after each byte.
-        let mut text = [0u8; MAX_MOVE];
-        let mut n = 0;
+        let out = &mut *self.out;
+        let start = out.len();
         // A castling: `K`, two piece glyphs, a dash, the targets.
         if g.get(i) == Some(&b'K')
             && g.get(i + 1).is_some_and(u8::is_ascii_uppercase)
             && g.get(i + 2).is_some_and(u8::is_ascii_uppercase)
         {
             if let Some(d) = dash_at(g, i + 3) {
-                text[0] = b'K';
+                out.push(b'K');
                 for k in 1..3 {
                     match self.letters[usize::from(g[i + k] - b'A')] {
                         0 => return None,
-                        l => text[k] = l,
+                        l => out.push(l),
                     }
                 }
-                text[3] = b'-';
-                n = 4;
+                out.push(b'-');
                 i += 3 + d;
                 // The targets are letters, no glyph.
-                while let Some(&c @ b'A'..=b'Z') = g.get(i) {
-                    *text.get_mut(n)? = c;
-                    n += 1;
-                    i += 1;
-                }
+                let n = g[i..].iter().take_while(|c| c.is_ascii_uppercase()).count();
+                out.extend_from_slice(&g[i..i + n]);
+                i += n;
             }
         }
-        // Most bytes stand as they are; the class table (the game's: with
-        // a Redefine every letter may be a glyph) sends the rest below.
+        // Most bytes stand as they are and are copied in runs; the class
+        // table (the game's: with a Redefine every letter may be a glyph)
+        // stops a run at the others.
         let class = if self.map.is_empty() {
             &PLAIN_CLASS
         } else {
             &REDEFINE_CLASS
         };
-        // A piece glyph may stand first, after `*` or after `=` (once).
-        let mut at_glyph = n == 0;
-        while let Some(&c) = g.get(i) {
-            let k = class[usize::from(c)];
-            if k == COPY {
-                *text.get_mut(n)? = c;
-                n += 1;
-                i += 1;
-                at_glyph = matches!(c, b'*' | b'=');
-                continue;
-            }
+        // A piece glyph may stand first, after `*` or after `=`, once:
+        // `glyph_taken` is the text's length where one was read (and maybe
+        // dropped); a castling's glyphs are read.
+        let mut glyph_taken = if out.len() == start {
+            usize::MAX
+        } else {
+            out.len()
+        };
+        loop {
+            let run = g[i..]
+                .iter()
+                .take_while(|&&c| class[usize::from(c)] == COPY)
+                .count();
+            out.extend_from_slice(&g[i..i + run]);
+            i += run;
+            let Some(&c) = g.get(i) else {
+                break;
+            };
+            let n = out.len();
+            let after = if n == start { 0 } else { out[n - 1] };
+            let at_glyph = glyph_taken != n && (n == start || matches!(after, b'*' | b'='));
             // A glyph stands before a hex (a letter and a digit), but a
             // promotion's.
-            let was_at_glyph = at_glyph;
-            let promotion = at_glyph && n > 0 && text[n - 1] == b'=';
+            let promotion = at_glyph && after == b'=';
             let glyph_before = |len: usize| {
-                was_at_glyph
+                at_glyph
                     && (promotion
                         || g.get(i + len).is_some_and(u8::is_ascii_alphabetic)
                             && g.get(i + len + 1).is_some_and(u8::is_ascii_digit))
             };
-            let glyph = glyph_before(1);
-            at_glyph = false;
-            match k {
+            match class[usize::from(c)] {
                 LETTER => {
-                    if glyph {
+                    if glyph_before(1) {
+                        glyph_taken = n;
                         match self.letters[usize::from(c - b'A')] {
                             0 => return None,
                             b'P' => {}
-                            l => {
-                                *text.get_mut(n)? = l;
-                                n += 1;
-                            }
+                            l => out.push(l),
                         }
                     } else {
-                        *text.get_mut(n)? = c;
-                        n += 1;
+                        out.push(c);
                     }
                     i += 1;
                 }
                 CARET => {
                     // The legacy `^+` is written `+^`.
-                    let swap = g.get(i + 1) == Some(&b'+');
-                    let put: &[u8] = if swap { b"+^" } else { b"^" };
-                    text.get_mut(n..n + put.len())?.copy_from_slice(put);
-                    n += put.len();
-                    i += put.len();
+                    if g.get(i + 1) == Some(&b'+') {
+                        out.extend_from_slice(b"+^");
+                        i += 2;
+                    } else {
+                        out.push(c);
+                        i += 1;
+                    }
                 }
-                _ => {
-                    // Above ASCII: `×`, a dash, `∞`, a figurine; else the
-                    // move has ended (a rating, an ellipsis, a blank).
-                    let (put, len): (&[u8], usize) = if g.get(i..i + 2) == Some(&[0xC3, 0x97]) {
-                        at_glyph = true;
-                        (b"*", 2)
-                    } else if let Some(d) = dash_at(g, i).filter(|_| c >= 0x80) {
-                        (b"-", d)
+                MULTI => {
+                    // `×`, a dash, `∞`, a figurine; else the move has ended
+                    // (a rating, an ellipsis).
+                    if g.get(i + 1) == Some(&0x97) && c == 0xC3 {
+                        out.push(b'*');
+                        i += 2;
+                    } else if let Some(d) = dash_at(g, i) {
+                        out.push(b'-');
+                        i += d;
                     } else if g.get(i..i + 3) == Some("\u{221e}".as_bytes()) {
-                        ("\u{221e}".as_bytes(), 3)
-                    } else if let Some((letter, _, len)) =
-                        decode_figurine(g.get(i..)?).filter(|_| k == MULTI)
-                    {
+                        out.extend_from_slice("\u{221e}".as_bytes());
+                        i += 3;
+                    } else if let Some((letter, _, len)) = decode_figurine(&g[i..]) {
                         if !self.map.fan() || !glyph_before(len) {
                             return None;
                         }
-                        let l = match letter {
-                            b'P' => &[][..],
-                            b'E' => b"E",
-                            b'J' => b"J",
-                            b'N' => b"N",
-                            b'G' => b"G",
-                            b'R' => b"R",
-                            b'V' => b"V",
-                            b'D' => b"D",
-                            _ => b"K",
-                        };
-                        (l, len)
+                        glyph_taken = n;
+                        if letter != b'P' {
+                            out.push(letter);
+                        }
+                        i += len;
                     } else {
                         break;
-                    };
-                    text.get_mut(n..n + put.len())?.copy_from_slice(put);
-                    n += put.len();
-                    i += len;
+                    }
                 }
+                _ => break,
+            }
+            // A move longer than any has no place in the text.
+            if out.len() - start > MAX_MOVE {
+                return None;
             }
         }
-        self.out.extend_from_slice(&text[..n]);
-        Some((i, n > 0 && text[n - 1] == b'#'))
+        let n = out.len();
+        Some((i, n > start && out[n - 1] == b'#'))
     }
 
     /// The end of the game: writes its result line, if it ends as the

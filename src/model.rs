@@ -98,16 +98,25 @@ pub fn figurine(letter: u8, side: Side) -> &'static str {
 }
 
 /// Decodes a figurine at the start of `bytes`: (letter, colour, byte length).
+///
+/// The figurines of [`FIGURINES`] by their UTF-8 bytes: U+2654 to U+265F
+/// (`E2 99 94..9F`), U+2616 and U+2617 (`E2 98 96/97`), U+1FA4F to
+/// U+1FA53 (`F0 9F A9 8F..93`).
+#[inline]
 pub fn decode_figurine(bytes: &[u8]) -> Option<(u8, Side, usize)> {
-    FIGURINES.iter().find_map(|&(w, b, l)| {
-        if bytes.starts_with(w.as_bytes()) {
-            Some((l, Side::White, w.len()))
-        } else if bytes.starts_with(b.as_bytes()) {
-            Some((l, Side::Black, b.len()))
-        } else {
-            None
+    let side = |black: bool| if black { Side::Black } else { Side::White };
+    match *bytes {
+        [0xE2, 0x99, c @ 0x94..=0x9F, ..] => {
+            let k = c - 0x94;
+            Some((b"KDRJNP"[usize::from(k % 6)], side(k >= 6), 3))
         }
-    })
+        [0xE2, 0x98, c @ 0x96..=0x97, ..] => Some((b'E', side(c == 0x97), 3)),
+        [0xF0, 0x9F, 0xA9, c @ (0x8F | 0x90 | 0x92 | 0x93), ..] => {
+            let letter = if matches!(c, 0x8F | 0x92) { b'V' } else { b'G' };
+            Some((letter, side(c >= 0x92), 4))
+        }
+        _ => None,
+    }
 }
 
 /// The separator between origin and destination.
@@ -558,5 +567,32 @@ impl Outcome {
             Outcome::BlackWins => Some(Side::Black),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_figurine_decodes_to_its_letter_and_colour_and_nothing_else_does() {
+        for &(w, b, letter) in &FIGURINES {
+            assert_eq!(
+                decode_figurine(w.as_bytes()),
+                Some((letter, Side::White, w.len()))
+            );
+            assert_eq!(
+                decode_figurine(b.as_bytes()),
+                Some((letter, Side::Black, b.len()))
+            );
+            assert_eq!(figurine(letter, Side::Black), b);
+        }
+        // Every other character of the planes the figurines live in.
+        for c in ('\u{2600}'..='\u{26FF}').chain('\u{1FA00}'..='\u{1FAFF}') {
+            let s = c.to_string();
+            let known = FIGURINES.iter().any(|f| f.0 == s || f.1 == s);
+            assert_eq!(decode_figurine(s.as_bytes()).is_some(), known, "{c}");
+        }
+        assert_eq!(decode_figurine(&[0xE2, 0x99]), None);
     }
 }
