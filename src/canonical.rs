@@ -24,11 +24,10 @@ use crate::simd::{eq_mask, Width};
 use std::ops::Range;
 use unicode_normalization::{is_nfc_quick, IsNormalized};
 
-// The game DFA, written by `build.rs`: `NEXT[class][state]`, the next
-// state, one byte, 0 the start (and the end of each game); `ROW[byte]`,
-// the row of the byte's class, so that a step indexes arrays by bytes
-// only and needs no bounds check; `ACCEPTS[state]`, whether the bytes
-// read so far are whole games.
+// The game DFA, written by `build.rs`: `NEXT[byte][state]`, the next
+// state, one byte, 0 the start (and the end of each game), so that a step
+// is one load and needs no bounds check; `ACCEPTS[state]`, whether the
+// bytes read so far are whole games.
 include!(concat!(env!("OUT_DIR"), "/games.rs"));
 
 /// The first line of every canonical game.
@@ -388,7 +387,7 @@ fn read_side_by_side<const N: usize>(parts: [&[u8]; N]) -> [u8; N] {
 /// The DFA's state after `byte`.
 #[inline(always)]
 fn step(state: u8, byte: u8) -> u8 {
-    ROW[usize::from(byte)][usize::from(state)]
+    NEXT[usize::from(byte)][usize::from(state)]
 }
 
 /// Does a move in the move lines `b[lines]`, which the DFA read, go to the
