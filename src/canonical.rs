@@ -486,7 +486,8 @@ mod tests {
     use crate::{Diagnostic, Filter, FilterBuilder, Report};
 
     /// What the filter makes of `input` (output, rejected games,
-    /// diagnostics, counts): with the copy of canonical games, and without.
+    /// diagnostics, counts): with the fast paths (the copy of canonical
+    /// games, the express path), and with the reader alone.
     fn both_ways(input: &[u8]) -> [(String, String, Vec<Diagnostic>, Report); 2] {
         both_ways_with(input, FilterBuilder::new)
     }
@@ -495,10 +496,12 @@ mod tests {
         input: &[u8],
         builder: impl Fn() -> FilterBuilder,
     ) -> [(String, String, Vec<Diagnostic>, Report); 2] {
-        [true, false].map(|copy| {
+        [true, false].map(|fast| {
+            let built = builder().build();
             let mut filter = Filter {
-                copy_canonical: copy,
-                ..builder().build()
+                copy_canonical: fast && built.copy_canonical,
+                express: fast && built.express,
+                ..built
             };
             let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
             let report = filter

@@ -764,3 +764,98 @@ impl Translator<'_> {
         Some(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::plain::test_corpus as corpus;
+    use crate::{Diagnostic, Filter, Report};
+
+    /// What the filter makes of `input`: with the express path (and not
+    /// the canonical copy, so that every game it takes is translated),
+    /// and with the reader alone.
+    fn both_ways(input: &[u8]) -> [(Vec<u8>, Vec<Diagnostic>, Report); 2] {
+        [true, false].map(|express| {
+            let mut filter = Filter {
+                copy_canonical: false,
+                express,
+                ..Filter::default()
+            };
+            filter.filter_bytes(input)
+        })
+    }
+
+    #[test]
+    fn translated_games_read_as_the_reader_reads_them() {
+        let mut inputs = vec![
+            corpus::generate_vec(300_000, 41, false),
+            corpus::generate_vec(300_000, 42, false),
+        ];
+        for dir in ["corpus", "corpus/errors", "tests/real-games-expected"] {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_file() {
+                    inputs.push(std::fs::read(path).unwrap());
+                }
+            }
+        }
+        for input in &inputs {
+            let [fast, read] = both_ways(input);
+            assert!(fast == read, "{}", String::from_utf8_lossy(input));
+        }
+    }
+
+    #[test]
+    fn the_generated_corpus_is_translated() {
+        let input = corpus::generate_vec(300_000, 43, false);
+        let starts: Vec<usize> = memmem::find_iter(&input, NEXT_GAME)
+            .map(|n| n + 1)
+            .collect();
+        let mut out = Vec::new();
+        let translated = starts
+            .iter()
+            .filter(|&&s| translate(&input[s..], &mut out, false).is_some())
+            .count();
+        // All but the last, which no next game closes.
+        assert_eq!(translated, starts.len() - 1);
+    }
+
+    /// Games the translation once read otherwise than the reader (or
+    /// that it must leave to it), each with a game after it: a game needs
+    /// the next to be known over.
+    #[test]
+    fn what_the_reader_reports_is_left_to_it() {
+        let next: &[u8] = b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n";
+        let games: [&[u8]; 12] = [
+            // A figurine before a digit is no glyph: the reader reports it.
+            "[Variant \"C'escacs\"]\n[Redefine \"FAN\"]\n\n1. E7-E13, E21-E15\n2. \u{2616}5-E11:\n*\n"
+                .as_bytes(),
+            // A pawn's letter before a letter and no digit.
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13, E21-E15 2.PGL11-T12:\n*\n",
+            // Two glyphs: the second is no column.
+            b"[Variant \"C'escacs\"]\n\n1. PPE7-E13:\n*\n",
+            // A glyph after a dash.
+            b"[Variant \"C'escacs\"]\n\n1. E5-PE7:\n*\n",
+            // A rating before any move, two ratings, a comment inside a move.
+            b"[Variant \"C'escacs\"]\n\n1. ! E7-E13:\n*\n",
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13 ! ?:\n*\n",
+            b"[Variant \"C'escacs\"]\n\n1. E7{ c }-E13:\n*\n",
+            // A byte that is not UTF-8 in a comment, and on the next game's
+            // first line (that game's fault, not this one's).
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n{ \x80 }\n",
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n[Variant \"C'escacs\"] [Event \"\xFF\"]\n1. E7-E13:\n*\n",
+            // A tag-like line inside a comment ends the game.
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13 { a\n[see \"x\"] }:\n*\n",
+            // A missing end marker, a result the Result tag denies.
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13\n*\n",
+            b"[Variant \"C'escacs\"]\n[Result \"3-0\"]\n\n1. E7-E13:\n0-3\n",
+        ];
+        for game in games {
+            let input = [game, next].concat();
+            let [fast, read] = both_ways(&input);
+            let text = String::from_utf8_lossy(game);
+            assert!(fast == read, "{text}");
+            assert!(!read.1.is_empty(), "nothing reported: {text}");
+        }
+    }
+}

@@ -9,8 +9,10 @@
 //!       ─▶ writer (one canonical game at a time)
 //! ```
 //!
-//! A game that is canonical already (the writer's own layout, nothing to
-//! report) skips all of this and is copied whole.
+//! Most games skip all of this: a game that is canonical already (the
+//! writer's own layout, nothing to report) is copied whole, and a game in
+//! the common hand-written forms is translated straight into its canonical
+//! text; a check of the writer's layout decides on both.
 //!
 //! ```
 //! let input = "[Variant \"C'escacs\"]\n1. E7‐E13 ?!, E21-E15\n{ a comment }\n2. E13×F16:\n";
