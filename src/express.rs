@@ -17,7 +17,7 @@
 //! require the same output, diagnostics and counts either way.
 
 use crate::canonical::{NUMBER_TEXTS, VARIANT_LINE};
-use crate::lexer::plain::{decimal_at, is_tag_name_byte, skip_blanks};
+use crate::lexer::plain::{decimal_at, is_tag_name_byte, plain_rating, skip_blanks};
 use crate::model::{decode_figurine, HalfMove, Outcome, Side};
 use crate::redefine::RedefineMap;
 use memchr::memmem;
@@ -205,17 +205,6 @@ fn is_space(c: u8) -> bool {
 #[inline(always)]
 fn ends_token(c: Option<&u8>) -> bool {
     matches!(c, None | Some(b' ' | b'\t' | b'\r' | b'\n' | b',' | b':'))
-}
-
-/// A rating at `i` (`??`, `?!`, `?`, `!!`, `!?`, `!`, `◇`): its length.
-#[inline]
-fn rating_at(g: &[u8], i: usize) -> Option<usize> {
-    match (g.get(i)?, g.get(i + 1)) {
-        (b'?' | b'!', Some(b'?' | b'!')) => Some(2),
-        (b'?' | b'!', _) => Some(1),
-        (0xE2, Some(0x97)) if g.get(i + 2) == Some(&0x87) => Some(3),
-        _ => None,
-    }
 }
 
 /// A dash of CTL-AN at `i` (`-` or U+2010 to U+2014, U+2212): its length.
@@ -573,7 +562,7 @@ impl Translator<'_> {
             let j = skip_blanks(g, i);
             match g.get(j) {
                 Some(b'?' | b'!' | 0xE2) if !rating && nags == 0 => {
-                    i = j + rating_at(g, j)?;
+                    i = j + plain_rating(g, j)?.1;
                     rating = true;
                 }
                 Some(b'$') if g.get(j + 1).is_some_and(u8::is_ascii_digit) => {

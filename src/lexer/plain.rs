@@ -399,7 +399,7 @@ fn plain_move<O: PlainOut>(
 
 /// Reads a rating at `i` (with its length), if one is there.
 #[inline]
-fn plain_rating(b: &[u8], i: usize) -> Option<(Rating, usize)> {
+pub(crate) fn plain_rating(b: &[u8], i: usize) -> Option<(Rating, usize)> {
     let two = |c| b.get(i + 1) == Some(&c);
     Some(match b.get(i)? {
         b'?' if two(b'?') => (Rating::Blunder, 2),
