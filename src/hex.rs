@@ -148,7 +148,7 @@ impl Hex {
     pub fn on_line(line: u8) -> impl Iterator<Item = Hex> {
         (0..15u8).filter_map(move |col| {
             let (lo, hi) = line_range(col);
-            (line >= lo && line <= hi && (line - lo) % 2 == 0).then_some(Hex { col, line })
+            (line >= lo && line <= hi && (line - lo).is_multiple_of(2)).then_some(Hex { col, line })
         })
     }
 
@@ -215,7 +215,7 @@ const LINE_START: [u8; 29] = {
             let d = if col > 7 { col - 7 } else { 7 - col };
             let (lo, hi) = (d as u8, 28 - d as u8);
             let l = line as u8;
-            if l >= lo && l <= hi && (l - lo) % 2 == 0 {
+            if l >= lo && l <= hi && (l - lo).is_multiple_of(2) {
                 acc += 1;
             }
             col += 1;

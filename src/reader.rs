@@ -788,7 +788,7 @@ impl<'f> Reader<'f> {
                 let e = n.encode_utf8(&mut buf);
                 self.norm.extend_from_slice(e.as_bytes());
                 self.norm_map
-                    .extend(std::iter::repeat((base + i) as u32).take(e.len()));
+                    .extend(std::iter::repeat_n((base + i) as u32, e.len()));
             }
         }
         Some(())

@@ -979,7 +979,7 @@ mod tests {
     fn refusal(moves: &[&str], text: &str) -> String {
         let mut p = after(moves);
         let before = p.clone();
-        let side = if moves.len() % 2 == 0 {
+        let side = if moves.len().is_multiple_of(2) {
             Side::White
         } else {
             Side::Black

@@ -155,7 +155,7 @@ impl Hex {
     /// where d is its distance from column F.
     fn exists(col: u8, line: u8) -> bool {
         let d = col.abs_diff(7);
-        line >= d && line <= 28 - d && (line - d) % 2 == 0
+        line >= d && line <= 28 - d && (line - d).is_multiple_of(2)
     }
 
     fn on_line(line: u8) -> impl Iterator<Item = Hex> {
@@ -370,7 +370,7 @@ impl Game {
     /// Number and side of the `k`-th half-move of the main line.
     fn numbering(&self, k: usize) -> (u32, Side) {
         let idx = k + usize::from(self.black_first);
-        let side = if idx % 2 == 0 {
+        let side = if idx.is_multiple_of(2) {
             Side::White
         } else {
             Side::Black

@@ -58,7 +58,7 @@ const COLUMNS: &[u8; 15] = b"PTABCDEFGHIKLXZ";
 fn hexes_on_line(line: u32) -> impl Iterator<Item = usize> {
     (0..15usize).filter(move |&i| {
         let d = i.abs_diff(7) as u32;
-        line >= d && line <= 28 - d && (line - d) % 2 == 0
+        line >= d && line <= 28 - d && (line - d).is_multiple_of(2)
     })
 }
 
