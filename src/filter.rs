@@ -436,24 +436,27 @@ fn read_buffer(
     Ok(start)
 }
 
+/// Hands its bytes out a few at a time (1 to 4093, varying), as a pipe
+/// may: for the tests of the reading and chunking.
+#[cfg(test)]
+pub(crate) struct Trickle<'a>(pub &'a [u8], pub usize);
+
+#[cfg(test)]
+impl io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.1 = (self.1 * 31 + 7) % 4093;
+        let n = (self.1 + 1).min(buf.len()).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lexer::plain::test_corpus as corpus;
-    use std::io::{BufReader, Read};
-
-    /// Hands its bytes out a few at a time, as a pipe may.
-    struct Trickle<'a>(&'a [u8], usize);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            self.1 = (self.1 * 31 + 7) % 997;
-            let n = (self.1 + 1).min(buf.len()).min(self.0.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
-    }
+    use std::io::BufReader;
 
     #[test]
     fn output_is_the_same_however_the_input_arrives() {

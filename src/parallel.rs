@@ -232,6 +232,7 @@ pub fn run_parallel(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::filter::Trickle;
 
     fn chunks(input: &str, size: usize) -> Vec<(Origin, String)> {
         let mut c = Chunker::new(input.as_bytes(), size);
@@ -262,19 +263,6 @@ mod tests {
     fn never_cuts_inside_a_tag_section_or_after_a_comment() {
         let s = "[Variant \"C'escacs\"]\n[Variant \"C'escacs\"]\n{ c }\n[Variant \"C'escacs\"]\n1. E7-E13:\n";
         assert_eq!(chunks(s, 1).len(), 1);
-    }
-
-    /// Hands its bytes out a few at a time, as a pipe may.
-    struct Trickle<'a>(&'a [u8], usize);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            self.1 = (self.1 * 31 + 7) % 4093;
-            let n = (self.1 + 1).min(buf.len()).min(self.0.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
     }
 
     #[test]
