@@ -19,6 +19,7 @@
 use crate::canonical::{NUMBER_TEXTS, VARIANT_LINE};
 use crate::lexer::plain::{decimal_at, is_tag_name_byte, plain_rating, skip_blanks};
 use crate::model::{decode_figurine, HalfMove, Outcome, Side};
+use crate::reader::looks_like_tag;
 use crate::redefine::RedefineMap;
 use memchr::memmem;
 use std::sync::LazyLock;
@@ -377,13 +378,10 @@ impl Translator<'_> {
     /// the game (the reader reports it): none may start in `g[from..to]`.
     fn no_tag_line_in(&self, from: usize, to: usize) -> Option<()> {
         for nl in memchr::memchr_iter(b'\n', &self.g[from..to]) {
-            let line = &self.g[from + nl + 1..];
-            let t = &line[line.iter().take_while(|&&c| is_space(c)).count()..];
-            if let Some(rest) = t.strip_prefix(b"[") {
-                let n = rest.iter().take_while(|&&c| is_tag_name_byte(c)).count();
-                if n > 0 && rest[n..].trim_ascii_start().starts_with(b"\"") {
-                    return None;
-                }
+            let rest = &self.g[from + nl + 1..];
+            let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+            if looks_like_tag(line) {
+                return None;
             }
         }
         Some(())

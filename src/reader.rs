@@ -1657,7 +1657,7 @@ fn starts_number(text: &[u8], pos: usize) -> bool {
 }
 
 /// `[Name "` at the start of a line (after blanks).
-fn looks_like_tag(line: &[u8]) -> bool {
+pub(crate) fn looks_like_tag(line: &[u8]) -> bool {
     let t = line.trim_ascii_start();
     let Some(rest) = t.strip_prefix(b"[") else {
         return false;
