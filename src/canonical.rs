@@ -17,6 +17,7 @@
 //! from the games' grammar, in several parts side by side. The third finds
 //! a move to its own hex, which a DFA cannot see.
 
+use crate::filter::Report;
 use crate::lexer::plain::decimal_at;
 use crate::model::Outcome;
 use crate::pdtl;
@@ -44,6 +45,19 @@ pub(crate) struct CanonicalRun {
     pub lines: u64,
     /// Main-line half-moves.
     pub half_moves: u64,
+}
+
+impl CanonicalRun {
+    /// The counts of the run's games, written as they stand or as the
+    /// express path translated them: read, written, their half-moves.
+    pub(crate) fn report(&self) -> Report {
+        Report {
+            games_read: self.games,
+            games_written: self.games,
+            half_moves: self.half_moves,
+            ..Report::default()
+        }
+    }
 }
 
 /// What the line sweep finds of one game.

@@ -462,13 +462,7 @@ impl<'f> Reader<'f> {
             let run = canonical_games(buf, false, &mut self.canonical_scratch);
             if run.games > 0 {
                 self.canonical_tries.took();
-                let counts = Report {
-                    games_read: run.games,
-                    games_written: run.games,
-                    half_moves: run.half_moves,
-                    ..Report::default()
-                };
-                return self.take_games(&buf[..run.len], run.len, run.lines, counts);
+                return self.take_games(&buf[..run.len], run.len, run.lines, run.report());
             }
             self.canonical_tries.missed();
         }
@@ -493,12 +487,7 @@ impl<'f> Reader<'f> {
             Ok(Some(0))
         } else {
             self.express_tries.took();
-            let mut counts = Report {
-                games_read: run.games,
-                games_written: run.games,
-                half_moves: run.half_moves,
-                ..Report::default()
-            };
+            let mut counts = run.report();
             let (mut len, mut lines) = (0, 0);
             for t in &self.translations[..run.games as usize] {
                 len += t.len;
