@@ -633,6 +633,8 @@ impl Translator<'_> {
         // A piece glyph may stand first, after `*` or after `=`, once:
         // `glyph_taken` is the text's length where one was read (and maybe
         // dropped); a castling's glyphs are read.
+        // A pawn's glyph was dropped from the move's start.
+        let mut pawn_first = false;
         let mut glyph_taken = if out.len() == start {
             usize::MAX
         } else {
@@ -666,7 +668,8 @@ impl Translator<'_> {
                         glyph_taken = n;
                         match self.letters[usize::from(c - b'A')] {
                             0 => return None,
-                            b'P' => {}
+                            b'P' if promotion => return None,
+                            b'P' => pawn_first |= n == start,
                             l => out.push(l),
                         }
                     } else {
@@ -701,8 +704,10 @@ impl Translator<'_> {
                             return None;
                         }
                         glyph_taken = n;
-                        if letter != b'P' {
-                            out.push(letter);
+                        match letter {
+                            b'P' if promotion => return None,
+                            b'P' => pawn_first |= n == start,
+                            l => out.push(l),
                         }
                         i += len;
                     } else {
@@ -715,6 +720,11 @@ impl Translator<'_> {
             if out.len() - start > MAX_MOVE {
                 return None;
             }
+        }
+        // The reader reads a pawn's glyph before a move, not before a
+        // forced promotion (`PE7=G`), whose text is the same without it.
+        if pawn_first && !out[start..].iter().any(|c| matches!(c, b'-' | b'*' | b'@')) {
+            return None;
         }
         let n = out.len();
         Some((i, n > start && out[n - 1] == b'#'))
@@ -813,7 +823,7 @@ mod tests {
     #[test]
     fn what_the_reader_reports_is_left_to_it() {
         let next: &[u8] = b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n";
-        let games: [&[u8]; 12] = [
+        let games: [&[u8]; 15] = [
             // A figurine before a digit is no glyph: the reader reports it.
             "[Variant \"C'escacs\"]\n[Redefine \"FAN\"]\n\n1. E7-E13, E21-E15\n2. \u{2616}5-E11:\n*\n"
                 .as_bytes(),
@@ -823,6 +833,11 @@ mod tests {
             b"[Variant \"C'escacs\"]\n\n1. PPE7-E13:\n*\n",
             // A glyph after a dash.
             b"[Variant \"C'escacs\"]\n\n1. E5-PE7:\n*\n",
+            // A pawn's glyph before a forced promotion, a pawn promoted to
+            // a pawn (in letters, and in figurines).
+            b"[Variant \"C'escacs\"]\n\n1. PE7=G:\n*\n",
+            b"[Variant \"C'escacs\"]\n\n1. T14-A7=PD:\n*\n",
+            "[Variant \"C'escacs\"]\n[Redefine \"FAN\"]\n\n1. T14-A7=\u{2659}D:\n*\n".as_bytes(),
             // A rating before any move, two ratings, a comment inside a move.
             b"[Variant \"C'escacs\"]\n\n1. ! E7-E13:\n*\n",
             b"[Variant \"C'escacs\"]\n\n1. E7-E13 ! ?:\n*\n",
