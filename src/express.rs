@@ -21,6 +21,7 @@ use crate::lexer::plain::{decimal_at, is_tag_name_byte, plain_rating, skip_blank
 use crate::model::{decode_figurine, HalfMove, Outcome, Side};
 use crate::reader::looks_like_tag;
 use crate::redefine::RedefineMap;
+use crate::simd;
 use memchr::memmem;
 use std::sync::LazyLock;
 use unicode_normalization::{is_nfc_quick, IsNormalized};
@@ -187,12 +188,39 @@ fn push_number(out: &mut Vec<u8>, n: u32, mark: u8) {
             let len = (mask.count_ones() / 8) as usize;
             let mark_at = 8 * (len - 2);
             let word = text & !(0xFF << mark_at) | u64::from(mark) << mark_at;
-            out.extend_from_slice(&word.to_le_bytes()[..len]);
+            let at = out.len();
+            out.extend_from_slice(&word.to_le_bytes());
+            out.truncate(at + len);
         }
         None => {
             crate::hex::push_decimal(out, u64::from(n));
             out.extend_from_slice(&[mark, b' ']);
         }
+    }
+}
+
+/// Appends `b[..n]` (`n` at most 16): when `b` holds 16 bytes, as a copy
+/// of 16 cut to `n`, which compiles to a vector move where a copy of `n`
+/// calls `memcpy` (a move's runs are a few bytes each).
+#[inline(always)]
+fn push_short(out: &mut Vec<u8>, b: &[u8], n: usize) {
+    match b.first_chunk::<16>() {
+        Some(block) => {
+            let at = out.len();
+            out.extend_from_slice(block);
+            out.truncate(at + n);
+        }
+        None => out.extend_from_slice(&b[..n]),
+    }
+}
+
+/// Appends `b[..n]`, the short way when it is short.
+#[inline(always)]
+fn push_run(out: &mut Vec<u8>, b: &[u8], n: usize) {
+    if n <= 16 {
+        push_short(out, b, n);
+    } else {
+        out.extend_from_slice(&b[..n]);
     }
 }
 
@@ -597,7 +625,13 @@ impl Translator<'_> {
     /// Copies the move at `i` with its glyphs in standard letters (a pawn's
     /// dropped), its dashes `-`, `×` written `*` and `^+` written `+^`;
     /// returns where it ends and whether it mates.
-    fn move_text(&mut self, mut i: usize) -> Option<(usize, bool)> {
+    #[inline]
+    fn move_text(&mut self, i: usize) -> Option<(usize, bool)> {
+        self.simple_move(i).or_else(|| self.walk_move(i))
+    }
+
+    /// [`Self::move_text`] a byte at a time, for any move.
+    fn walk_move(&mut self, mut i: usize) -> Option<(usize, bool)> {
         let g = self.g;
         let out = &mut *self.out;
         let start = out.len();
@@ -618,7 +652,7 @@ impl Translator<'_> {
                 i += 3 + d;
                 // The targets are letters, no glyph.
                 let n = g[i..].iter().take_while(|c| c.is_ascii_uppercase()).count();
-                out.extend_from_slice(&g[i..i + n]);
+                push_run(out, &g[i..], n);
                 i += n;
             }
         }
@@ -645,7 +679,7 @@ impl Translator<'_> {
                 .iter()
                 .take_while(|&&c| class[usize::from(c)] == COPY)
                 .count();
-            out.extend_from_slice(&g[i..i + run]);
+            push_run(out, &g[i..], run);
             i += run;
             let Some(&c) = g.get(i) else {
                 break;
@@ -728,6 +762,82 @@ impl Translator<'_> {
         }
         let n = out.len();
         Some((i, n > start && out[n - 1] == b'#'))
+    }
+
+    /// [`Self::move_text`] for the common move, read 16 bytes at once:
+    /// bytes kept as they are, piece glyphs that are letters (no pawn's),
+    /// at most one `×` or dash. `None` (nothing written) for any other
+    /// move, which the byte walk reads.
+    #[inline]
+    fn simple_move(&mut self, i: usize) -> Option<(usize, bool)> {
+        let g = self.g;
+        let block: &[u8; 16] = g.get(i..i + 16)?.try_into().ok()?;
+        if block[0] == b'K' && block[1].is_ascii_uppercase() && block[2].is_ascii_uppercase() {
+            // Maybe a castling, whose glyphs are read.
+            return None;
+        }
+        let m = simd::move_bytes(block);
+        let end = (!(m.kept | m.pawn | m.high)).trailing_zeros() as usize;
+        if end == 0 || end == 16 || PLAIN_CLASS[usize::from(block[end])] != END {
+            return None;
+        }
+        let within = (1u16 << end) - 1;
+        let high = m.high & within;
+        // Where a piece glyph may stand: first, after `*`, `=` or `×`.
+        let mut glyph_at = 1 | m.before_glyph << 1;
+        let (cut, width, written) = if high == 0 {
+            (end, 0, 0)
+        } else {
+            let (at, width) = (high.trailing_zeros() as usize, high.count_ones() as usize);
+            if high >> at != (1 << width) - 1 {
+                return None;
+            }
+            let written = match (width, block[at]) {
+                (2, 0xC3) if block[at + 1] == 0x97 => b'*',
+                (3, _) if dash_at(block, at) == Some(3) => b'-',
+                _ => return None,
+            };
+            if written == b'*' {
+                glyph_at |= 1 << (at + 2);
+            }
+            (at, width, written)
+        };
+        let start = self.out.len();
+        push_short(self.out, block, cut);
+        if width > 0 {
+            self.out.push(written);
+            push_short(self.out, &g[i + cut + width..], end - cut - width);
+        }
+        // Without a Redefine only a pawn's letter is a glyph to rewrite;
+        // with one, any letter that is a glyph.
+        let glyphs = if self.map.is_empty() {
+            m.pawn
+        } else {
+            m.capital
+        };
+        let mut letters = glyphs & within & glyph_at;
+        while letters != 0 {
+            let at = letters.trailing_zeros() as usize;
+            letters &= letters - 1;
+            let promotion = at > 0 && block[at - 1] == b'=';
+            let before_hex = g.get(i + at + 1).is_some_and(u8::is_ascii_alphabetic)
+                && g.get(i + at + 2).is_some_and(u8::is_ascii_digit);
+            if !(promotion || before_hex) {
+                continue;
+            }
+            match self.letters[usize::from(block[at] - b'A')] {
+                // Reported, or a pawn's letter dropped: the byte walk's.
+                0 | b'P' => {
+                    self.out.truncate(start);
+                    return None;
+                }
+                l => {
+                    let to = if at < cut { at } else { at - width + 1 };
+                    self.out[start + to] = l;
+                }
+            }
+        }
+        Some((i + end, block[end - 1] == b'#'))
     }
 
     /// The end of the game: writes its result line, if it ends as the
@@ -815,6 +925,97 @@ mod tests {
             .count();
         // All but the last, which no next game closes.
         assert_eq!(translated, starts.len() - 1);
+    }
+
+    /// A move read 16 bytes at once is written as the byte walk writes it,
+    /// in a game with no Redefine, with one, and in figurines; random
+    /// moves of the bytes that matter, each followed by what may end one.
+    #[test]
+    fn a_move_read_at_once_reads_as_byte_by_byte() {
+        let pieces: [&[u8]; 30] = [
+            b"P",
+            b"K",
+            b"N",
+            b"J",
+            b"R",
+            b"T",
+            b"A",
+            b"S",
+            b"E",
+            b"Z",
+            b"L",
+            b"1",
+            b"7",
+            b"0",
+            b"-",
+            b"*",
+            b"@",
+            b"=",
+            b"&",
+            b"+",
+            b"#",
+            b"^",
+            "\u{d7}".as_bytes(),
+            "\u{2010}".as_bytes(),
+            "\u{2212}".as_bytes(),
+            "\u{221e}".as_bytes(),
+            "\u{2658}".as_bytes(),
+            b"x",
+            b"e",
+            b"E13",
+        ];
+        let ends: [&[u8]; 8] = [b",", b" ", b"\n", b":", b"!", b"{", b"(", b""];
+        let maps = ["", "A@J, T@R, S@N", "FAN"].map(|m| {
+            let mut map = RedefineMap::default();
+            if !m.is_empty() {
+                map.merge(m).unwrap();
+            }
+            map
+        });
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut read_at_once = 0;
+        for _ in 0..100_000 {
+            let mut g = Vec::new();
+            for _ in 0..1 + below(9) {
+                g.extend_from_slice(pieces[below(pieces.len())]);
+            }
+            g.extend_from_slice(ends[below(ends.len())]);
+            g.extend_from_slice(&b"E7-E13, E21-E15"[..below(16)]);
+            for map in &maps {
+                let read = |at_once: bool| {
+                    let mut out = b"1. ".to_vec();
+                    let mut t = Translator {
+                        g: &g,
+                        out: &mut out,
+                        map: *map,
+                        letters: letters(map),
+                        counts: Translation::default(),
+                        game: Game::default(),
+                    };
+                    let read = if at_once {
+                        t.simple_move(0)
+                    } else {
+                        t.walk_move(0)
+                    };
+                    (read, out)
+                };
+                let (fast, text) = read(true);
+                if fast.is_some() {
+                    read_at_once += 1;
+                    assert_eq!((fast, text), read(false), "{}", String::from_utf8_lossy(&g));
+                } else {
+                    assert_eq!(text, b"1. ", "{}", String::from_utf8_lossy(&g));
+                }
+            }
+        }
+        // Short of a sixteenth, the test would hardly test.
+        assert!(read_at_once > 300_000 / 16, "{read_at_once}");
     }
 
     /// Games the translation once read otherwise than the reader (or

@@ -63,3 +63,86 @@ impl Width {
         Width::Base
     }
 }
+
+/// What a move's fast path needs to know of 16 bytes, a bit a byte.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MoveBytes {
+    /// Bytes a move keeps as they are: a capital but `P`, a digit, one of
+    /// `-*@=&+#`.
+    pub kept: u16,
+    /// `P`.
+    pub pawn: u16,
+    /// Capitals, `P` among them.
+    pub capital: u16,
+    /// `*` and `=`: a piece glyph may follow.
+    pub before_glyph: u16,
+    /// Bytes above ASCII.
+    pub high: u16,
+}
+
+/// The [`MoveBytes`] of `block`.
+#[inline(always)]
+pub(crate) fn move_bytes(block: &[u8; 16]) -> MoveBytes {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+            _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of the x86-64 baseline; the 16 bytes loaded
+        // are the block's, and `loadu` needs no alignment.
+        unsafe {
+            let v = _mm_loadu_si128(block.as_ptr().cast());
+            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+            // Signed compares: bytes above ASCII are negative, in no range.
+            let within = |lo: u8, hi: u8| {
+                _mm_and_si128(
+                    _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
+                    _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)),
+                )
+            };
+            let pawn = eq(b'P');
+            let before_glyph = _mm_or_si128(eq(b'*'), eq(b'='));
+            let signs = _mm_or_si128(
+                _mm_or_si128(eq(b'-'), eq(b'@')),
+                _mm_or_si128(_mm_or_si128(eq(b'&'), eq(b'+')), eq(b'#')),
+            );
+            let capital = within(b'A', b'Z');
+            let letters_digits = _mm_or_si128(capital, within(b'0', b'9'));
+            let kept = _mm_or_si128(_mm_or_si128(letters_digits, signs), before_glyph);
+            let bits = |m| _mm_movemask_epi8(m) as u16;
+            MoveBytes {
+                kept: bits(kept) & !bits(pawn),
+                pawn: bits(pawn),
+                capital: bits(capital),
+                before_glyph: bits(before_glyph),
+                high: bits(v),
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut m = MoveBytes::default();
+        for (k, &c) in block.iter().enumerate() {
+            let bit = 1u16 << k;
+            match c {
+                b'P' => {
+                    m.pawn |= bit;
+                    m.capital |= bit;
+                }
+                b'*' | b'=' => {
+                    m.kept |= bit;
+                    m.before_glyph |= bit;
+                }
+                b'A'..=b'Z' => {
+                    m.kept |= bit;
+                    m.capital |= bit;
+                }
+                b'0'..=b'9' | b'-' | b'@' | b'&' | b'+' | b'#' => m.kept |= bit,
+                0x80.. => m.high |= bit,
+                _ => {}
+            }
+        }
+        m
+    }
+}
