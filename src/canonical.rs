@@ -60,23 +60,27 @@ impl CanonicalRun {
     }
 }
 
-/// What the line sweep finds of one game.
-#[derive(Clone, Debug)]
-struct Skeleton {
+/// Where the parts of one game lie in a text of games laid out as the
+/// writer lays them out: what the line sweep finds, or what the express
+/// path wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct GameText {
     /// Where it ends (after its blank line).
-    end: usize,
-    lines: u64,
-    half_moves: u64,
+    pub end: usize,
+    /// Lines of input it comes from.
+    pub lines: u64,
+    /// Main-line half-moves.
+    pub half_moves: u64,
     /// Its move lines (from the first's start to the last's newline).
-    moves: Range<usize>,
+    pub moves: Range<usize>,
     /// Its PDTL value, if it has one.
-    pdtl: Option<Range<usize>>,
+    pub pdtl: Option<Range<usize>>,
 }
 
 /// Buffers kept from run to run.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    games: Vec<Skeleton>,
+    games: Vec<GameText>,
 }
 
 /// At most this many bytes of games are checked at once: a game that is
@@ -102,6 +106,14 @@ pub(crate) fn canonical_games(b: &[u8], ends_game: bool, scratch: &mut Scratch) 
             None => break,
         }
     }
+    checked_games(b, games)
+}
+
+/// The games of `games`, which lie one after the other from the start of
+/// `b`, that read as canonical games, from the first on: what the DFA,
+/// the own-hex sweep and the PDTL check accept. What the line sweep
+/// checks (see [`skeleton`]) the caller has made sure of.
+pub(crate) fn checked_games(b: &[u8], games: &[GameText]) -> CanonicalRun {
     if games.is_empty() {
         return CanonicalRun::default();
     }
@@ -137,7 +149,7 @@ pub(crate) fn canonical_games(b: &[u8], ends_game: bool, scratch: &mut Scratch) 
 /// as the writer numbers them, a result line that agrees with the Result
 /// tag, a blank line, and the next game (or the end of `b`, with
 /// `ends_game`). The DFA reads the rest.
-fn skeleton(b: &[u8], i: usize, ends_game: bool) -> Option<Skeleton> {
+pub(crate) fn skeleton(b: &[u8], i: usize, ends_game: bool) -> Option<GameText> {
     if !b[i..].starts_with(VARIANT_LINE) {
         return None;
     }
@@ -208,7 +220,7 @@ fn skeleton(b: &[u8], i: usize, ends_game: bool) -> Option<Skeleton> {
                 let white_alone = memchr::memchr(b',', &b[last..line]).is_none();
                 2 * move_lines - u64::from(black_only) - u64::from(white_alone)
             };
-            return Some(Skeleton {
+            return Some(GameText {
                 end: game_end,
                 lines: lines + move_lines + 2,
                 half_moves,
@@ -346,7 +358,7 @@ fn newlines(b: &[u8], at: usize) -> u64 {
 
 /// How many of `games` (a run from the start of `b`) the DFA reads as
 /// games, from the first on: all, or up to the first it does not.
-fn first_unread(b: &[u8], games: &[Skeleton]) -> usize {
+fn first_unread(b: &[u8], games: &[GameText]) -> usize {
     // The run is read in parts side by side, each a run of whole games:
     // each byte's step waits on the step before, so several chains of
     // loads overlap where one would wait.

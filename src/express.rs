@@ -16,7 +16,7 @@
 //! the game up to the reader too, which then reads it as before; the tests
 //! require the same output, diagnostics and counts either way.
 
-use crate::canonical::{NUMBER_TEXTS, VARIANT_LINE};
+use crate::canonical::{GameText, NUMBER_TEXTS, VARIANT_LINE};
 use crate::lexer::plain::{decimal_at, is_tag_name_byte, plain_rating, skip_blanks};
 use crate::model::{decode_figurine, HalfMove, Outcome, Side};
 use crate::reader::looks_like_tag;
@@ -34,8 +34,6 @@ pub(crate) const VARIANT_TAG: &[u8] = b"[Variant \"C'escacs\"]";
 pub(crate) struct Translation {
     /// Input bytes: up to the next game's first line.
     pub len: usize,
-    /// Input lines.
-    pub lines: u64,
     /// Comments dropped.
     pub comments: u64,
     /// Variations dropped (nested ones included).
@@ -61,8 +59,14 @@ pub(crate) fn next_game(b: &[u8]) -> Option<usize> {
 /// `out`, if the game reads as the reader reads it with nothing to report
 /// and up to the next game's first line, which `b` must hold
 /// (`utf8_checked`: the caller found it UTF-8). Otherwise leaves `out` as
-/// it was and returns `None`.
-pub(crate) fn translate(b: &[u8], out: &mut Vec<u8>, utf8_checked: bool) -> Option<Translation> {
+/// it was and returns `None`. The [`GameText`] says where the game's
+/// parts lie in `out`, which the game's text is laid out as the writer
+/// lays it out: the canonical check needs no line sweep to find them.
+pub(crate) fn translate(
+    b: &[u8],
+    out: &mut Vec<u8>,
+    utf8_checked: bool,
+) -> Option<(Translation, GameText)> {
     let len = next_game(b)?;
     // The reader reports a byte that is not UTF-8, even in a comment.
     if !utf8_checked && simdutf8::basic::from_utf8(&b[..len]).is_err() {
@@ -76,13 +80,16 @@ pub(crate) fn translate(b: &[u8], out: &mut Vec<u8>, utf8_checked: bool) -> Opti
         letters: letters(&RedefineMap::default()),
         counts: Translation {
             len,
-            lines: memchr::memchr_iter(b'\n', &b[..len]).count() as u64,
             ..Translation::default()
+        },
+        text: GameText {
+            lines: memchr::memchr_iter(b'\n', &b[..len]).count() as u64,
+            ..GameText::default()
         },
         game: Game::default(),
     };
     match t.game() {
-        Some(()) => Some(t.counts),
+        Some(()) => Some((t.counts, t.text)),
         None => {
             t.out.truncate(start);
             None
@@ -113,14 +120,12 @@ struct Game {
     unknown: bool,
     /// `N.` repeated after White's move N, to resume with `...`.
     resuming: bool,
-    has_moves: bool,
     /// A move ended the game (`:` or mate).
     end_seen: bool,
     last_move_ends: bool,
     mate_by: Option<Side>,
     result: Option<Outcome>,
     result_tag: Option<Outcome>,
-    has_pdtl: bool,
     /// White's move of the line written, Black's not yet.
     line_open: bool,
 }
@@ -134,6 +139,8 @@ struct Translator<'a> {
     /// (`A + i`), or 0 where the passes would report it.
     letters: [u8; 26],
     counts: Translation,
+    /// Where the game's parts lie in `out`.
+    text: GameText,
     game: Game,
 }
 
@@ -252,6 +259,7 @@ impl Translator<'_> {
         self.out.extend_from_slice(VARIANT_LINE);
         let mut i = self.tags(VARIANT_TAG.len())?;
         self.out.push(b'\n');
+        self.text.moves = self.out.len()..self.out.len();
         while let Some(&c) = self.g.get(i) {
             i = match c {
                 b'A'..=b'Z' | 0x80.. => {
@@ -326,12 +334,13 @@ impl Translator<'_> {
                 return Some(end);
             }
             b"PDTL" => {
-                if self.game.has_pdtl {
+                if self.text.pdtl.is_some() {
                     return None;
                 }
-                self.game.has_pdtl = true;
                 self.out.extend_from_slice(b"[PDTL \"");
+                let value_start = self.out.len();
                 self.pdtl(value)?;
+                self.text.pdtl = Some(value_start..self.out.len());
                 self.out.extend_from_slice(b"\"]\n");
                 return Some(end);
             }
@@ -503,7 +512,7 @@ impl Translator<'_> {
             return None;
         }
         let g = &mut self.game;
-        if g.expect != Expect::White || (g.has_moves && !g.resuming) {
+        if g.expect != Expect::White || (self.text.half_moves > 0 && !g.resuming) {
             return None;
         }
         g.expect = Expect::Black;
@@ -531,7 +540,7 @@ impl Translator<'_> {
             _ => return None,
         };
         // The line as the writer lays it out.
-        let first = !self.game.has_moves;
+        let first = self.text.half_moves == 0;
         let mark = if self.game.unknown && first {
             b'?'
         } else {
@@ -560,7 +569,7 @@ impl Translator<'_> {
             self.out.push(b':');
         }
         let g = &mut self.game;
-        g.has_moves = true;
+        self.text.half_moves += 1;
         g.last_move_ends = end || mate;
         g.end_seen |= end || mate;
         if mate {
@@ -844,10 +853,11 @@ impl Translator<'_> {
     /// reader ends a game with nothing to report.
     fn finish(&mut self) -> Option<()> {
         let g = self.game;
-        if g.has_moves && !g.last_move_ends {
+        let has_moves = self.text.half_moves > 0;
+        if has_moves && !g.last_move_ends {
             return None;
         }
-        if !g.has_moves && g.result.is_none() {
+        if !has_moves && g.result.is_none() {
             // Tags alone: the next Variant tag would be this game's.
             return None;
         }
@@ -866,8 +876,10 @@ impl Translator<'_> {
         if g.line_open {
             self.out.push(b'\n');
         }
+        self.text.moves.end = self.out.len();
         self.out.extend_from_slice(result.as_str().as_bytes());
         self.out.extend_from_slice(b"\n\n");
+        self.text.end = self.out.len();
         Some(())
     }
 }
@@ -875,6 +887,7 @@ impl Translator<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canonical;
     use crate::lexer::plain::test_corpus as corpus;
     use crate::{Diagnostic, Filter, Report};
 
@@ -925,6 +938,52 @@ mod tests {
             .count();
         // All but the last, which no next game closes.
         assert_eq!(translated, starts.len() - 1);
+    }
+
+    /// The canonical check trusts where the translation says a game's
+    /// parts lie, instead of sweeping its lines: they lie where the sweep
+    /// finds them, in every game translated, and the sweep finds nothing
+    /// amiss (games generated, then changed at random).
+    #[test]
+    fn a_translated_game_lies_where_the_line_sweep_finds_it() {
+        let mut input = corpus::generate_vec(400_000, 44, false);
+        let edits: [&[u8]; 12] = [
+            b" ",
+            b"\n",
+            b"{ c }",
+            b"(1. E7-E13)",
+            b"$1",
+            b"!",
+            b"...",
+            b":",
+            b"*",
+            b"0",
+            b"[PDTL \"/28:P/ w - - 0 1\"]",
+            b"[Result \"1-1\"]",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..150 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let at = (seed >> 8) as usize % input.len();
+            let edit = edits[(seed % edits.len() as u64) as usize];
+            input.splice(at..at, edit.iter().copied());
+        }
+        let mut translated = 0;
+        for s in memmem::find_iter(&input, NEXT_GAME).map(|n| n + 1) {
+            let mut out = Vec::new();
+            let Some((_, mut game)) = translate(&input[s..], &mut out, false) else {
+                continue;
+            };
+            translated += 1;
+            let found = canonical::skeleton(&out, 0, true);
+            // The sweep counts the lines of the text; the translation, of
+            // the input.
+            game.lines = found.as_ref().map_or(0, |f| f.lines);
+            assert_eq!(Some(game), found, "{}", String::from_utf8_lossy(&out));
+        }
+        assert!(translated > 200, "{translated}");
     }
 
     /// A move read 16 bytes at once is written as the byte walk writes it,
@@ -996,6 +1055,7 @@ mod tests {
                         map: *map,
                         letters: letters(map),
                         counts: Translation::default(),
+                        text: GameText::default(),
                         game: Game::default(),
                     };
                     let read = if at_once {

@@ -6,7 +6,9 @@
 //! the result are decided here; what to keep and how to spell it is the
 //! passes' and the writer's business.
 
-use crate::canonical::{canonical_games, Scratch, RUN_BYTES, VARIANT_LINE};
+use crate::canonical::{
+    canonical_games, checked_games, GameText, Scratch, RUN_BYTES, VARIANT_LINE,
+};
 use crate::diag::{char_column, chars_in, excerpt, Diagnostic, Severity};
 use crate::express::{next_game, translate, Translation, VARIANT_TAG};
 use crate::filter::{Filter, Report};
@@ -158,6 +160,7 @@ pub(crate) struct Reader<'f> {
     /// Games the express path translated, and what it read of each.
     translated: Vec<u8>,
     translations: Vec<Translation>,
+    translated_games: Vec<GameText>,
 }
 
 /// When to try a fast path again: input it does not take would be tried
@@ -273,6 +276,7 @@ impl<'f> Reader<'f> {
             canonical_scratch: Scratch::default(),
             translated: Vec::new(),
             translations: Vec::new(),
+            translated_games: Vec::new(),
             rejects: None,
             raw_line: Vec::new(),
             raw_base: Some(0),
@@ -473,30 +477,31 @@ impl<'f> Reader<'f> {
         let mut text = std::mem::take(&mut self.translated);
         text.clear();
         self.translations.clear();
+        self.translated_games.clear();
         let mut at = 0;
         while at < buf.len() && at <= RUN_BYTES && buf[at..].starts_with(VARIANT_TAG) {
-            let Some(t) = translate(&buf[at..], &mut text, utf8_checked) else {
+            let Some((t, game)) = translate(&buf[at..], &mut text, utf8_checked) else {
                 break;
             };
             at += t.len;
             self.translations.push(t);
+            self.translated_games.push(game);
         }
-        let run = canonical_games(&text, true, &mut self.canonical_scratch);
+        let run = checked_games(&text, &self.translated_games);
         let taken = if run.games == 0 {
             self.express_tries.missed();
             Ok(Some(0))
         } else {
             self.express_tries.took();
             let mut counts = run.report();
-            let (mut len, mut lines) = (0, 0);
+            let mut len = 0;
             for t in &self.translations[..run.games as usize] {
                 len += t.len;
-                lines += t.lines;
                 counts.comments_dropped += t.comments;
                 counts.variations_dropped += t.variations;
                 counts.ratings_dropped += t.ratings;
             }
-            self.take_games(&text[..run.len], len, lines, counts)
+            self.take_games(&text[..run.len], len, run.lines, counts)
         };
         self.translated = text;
         taken
