@@ -83,8 +83,12 @@ impl<R: Read> Chunker<R> {
         // what follows the cut, copied out when the chunk is split off, is
         // short.
         let want = self.size.saturating_sub(self.pending.len()).max(1 << 16);
-        // read_to_end grows the buffer as it reads and retries an
-        // interrupted read; fewer than `want` bytes means the end.
+        // Room for all of it first: read_to_end would grow the buffer by
+        // doubling, copying each chunk about twice more on this thread,
+        // which all workers wait on.
+        self.pending.reserve(want);
+        // read_to_end retries an interrupted read; fewer than `want` bytes
+        // means the end.
         let n = (&mut self.input)
             .take(want as u64)
             .read_to_end(&mut self.pending)?;
