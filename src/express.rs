@@ -357,11 +357,17 @@ impl Translator<'_> {
 
     /// A PDTL value with its pieces in standard letters (Black's in lower
     /// case, as the writer writes them), if the passes would write it so
-    /// with nothing to report: what else makes it canonical the check
-    /// decides.
+    /// with nothing to report: what else makes it canonical (standard
+    /// letters among them) the check decides.
     fn pdtl(&mut self, value: &[u8]) -> Option<()> {
-        // Pieces stand in the board and the castling field, the first two
-        // fields; the rest are hexes and numbers.
+        // Pieces stand in the board and the castling field, the first and
+        // the third fields; the rest are a side, hexes and numbers.
+        if self.map.is_empty() && value.is_ascii() {
+            // No letter to rewrite; whether each is a standard piece's, the
+            // check decides.
+            self.out.extend_from_slice(value);
+            return Some(());
+        }
         let mut field = 0;
         let mut i = 0;
         while let Some(&c) = value.get(i) {
@@ -1084,7 +1090,7 @@ mod tests {
     #[test]
     fn what_the_reader_reports_is_left_to_it() {
         let next: &[u8] = b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n";
-        let games: [&[u8]; 15] = [
+        let games: [&[u8]; 17] = [
             // A figurine before a digit is no glyph: the reader reports it.
             "[Variant \"C'escacs\"]\n[Redefine \"FAN\"]\n\n1. E7-E13, E21-E15\n2. \u{2616}5-E11:\n*\n"
                 .as_bytes(),
@@ -1109,6 +1115,11 @@ mod tests {
             b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n[Variant \"C'escacs\"] [Event \"\xFF\"]\n1. E7-E13:\n*\n",
             // A tag-like line inside a comment ends the game.
             b"[Variant \"C'escacs\"]\n\n1. E7-E13 { a\n[see \"x\"] }:\n*\n",
+            // A piece in a PDTL that is no standard letter, on the board
+            // and among the castling rights: copied as it stands, and left
+            // to the reader by the check.
+            b"[Variant \"C'escacs\"]\n[PDTL \"/1:XK/0:V/ w - - 0 1\"]\n\n1. V0-P1:\n*\n",
+            b"[Variant \"C'escacs\"]\n[PDTL \"/1:DK/0:V/ w X - 0 1\"]\n\n1. V0-P1:\n*\n",
             // A missing end marker, a result the Result tag denies.
             b"[Variant \"C'escacs\"]\n\n1. E7-E13\n*\n",
             b"[Variant \"C'escacs\"]\n[Result \"3-0\"]\n\n1. E7-E13:\n0-3\n",
