@@ -967,13 +967,10 @@ mod tests {
             b"[PDTL \"/28:P/ w - - 0 1\"]",
             b"[Result \"1-1\"]",
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = corpus::Rng::new(45);
         for _ in 0..150 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let at = (seed >> 8) as usize % input.len();
-            let edit = edits[(seed % edits.len() as u64) as usize];
+            let at = rng.below(input.len() as u32) as usize;
+            let edit = *rng.pick(&edits);
             input.splice(at..at, edit.iter().copied());
         }
         let mut translated = 0;
@@ -1037,21 +1034,17 @@ mod tests {
             }
             map
         });
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = corpus::Rng::new(46);
         let mut read_at_once = 0;
         for _ in 0..100_000 {
             let mut g = Vec::new();
-            for _ in 0..1 + below(9) {
-                g.extend_from_slice(pieces[below(pieces.len())]);
+            for _ in 0..rng.range(1, 9) {
+                let piece = *rng.pick(&pieces);
+                g.extend_from_slice(piece);
             }
-            g.extend_from_slice(ends[below(ends.len())]);
-            g.extend_from_slice(&b"E7-E13, E21-E15"[..below(16)]);
+            let end = *rng.pick(&ends);
+            g.extend_from_slice(end);
+            g.extend_from_slice(&b"E7-E13, E21-E15"[..rng.below(16) as usize]);
             for map in &maps {
                 let read = |at_once: bool| {
                     let mut out = b"1. ".to_vec();
