@@ -59,9 +59,9 @@ pub(crate) fn next_game(b: &[u8]) -> Option<usize> {
 /// `out`, if the game reads as the reader reads it with nothing to report
 /// and up to the next game's first line, which `b` must hold
 /// (`utf8_checked`: the caller found it UTF-8). Otherwise leaves `out` as
-/// it was and returns `None`. The [`GameText`] says where the game's
-/// parts lie in `out`, which the game's text is laid out as the writer
-/// lays it out: the canonical check needs no line sweep to find them.
+/// it was and returns `None`. With what it read, a [`GameText`]: where the
+/// game's parts lie in `out` (laid out as the writer lays a game out), so
+/// that the canonical check needs no line sweep to find them.
 pub(crate) fn translate(
     b: &[u8],
     out: &mut Vec<u8>,
@@ -682,13 +682,13 @@ impl Translator<'_> {
         // A piece glyph may stand first, after `*` or after `=`, once:
         // `glyph_taken` is the text's length where one was read (and maybe
         // dropped); a castling's glyphs are read.
-        // A pawn's glyph was dropped from the move's start.
-        let mut pawn_first = false;
         let mut glyph_taken = if out.len() == start {
             usize::MAX
         } else {
             out.len()
         };
+        // A pawn's glyph was dropped from the move's start.
+        let mut pawn_first = false;
         loop {
             let run = g[i..]
                 .iter()
