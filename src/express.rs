@@ -17,8 +17,8 @@
 //! require the same output, diagnostics and counts either way.
 
 use crate::canonical::{GameText, NUMBER_TEXTS, VARIANT_LINE};
-use crate::lexer::plain::{decimal_at, is_tag_name_byte, plain_rating, skip_blanks};
-use crate::model::{decode_figurine, HalfMove, Outcome, Side};
+use crate::lexer::plain::{annotations, decimal_at, is_tag_name_byte};
+use crate::model::{decode_figurine, Outcome, Side};
 use crate::reader::looks_like_tag;
 use crate::redefine::RedefineMap;
 use crate::simd;
@@ -597,44 +597,12 @@ impl Translator<'_> {
     /// whether it offers a draw, and where what follows ends.
     fn annotations(&mut self, moved: usize) -> Option<(bool, bool, usize)> {
         let g = self.g;
-        let (mut rating, mut nags, mut draw, mut end) = (false, 0, false, false);
-        let mut i = moved;
-        let after = loop {
-            let j = skip_blanks(g, i);
-            match g.get(j) {
-                Some(b'?' | b'!' | 0xE2) if !rating && nags == 0 => {
-                    i = j + plain_rating(g, j)?.1;
-                    rating = true;
-                }
-                Some(b'$') if g.get(j + 1).is_some_and(u8::is_ascii_digit) => {
-                    let (v, digits) = decimal_at(g, j + 1, 3)?;
-                    if v > 255 || nags == HalfMove::MAX_NAGS {
-                        return None;
-                    }
-                    nags += 1;
-                    i = j + 1 + digits;
-                }
-                Some(b'(') if !draw && g.get(j + 1..j + 3) == Some(b"=)") => {
-                    draw = true;
-                    i = j + 3;
-                }
-                Some(b':') => {
-                    end = true;
-                    i = j + 1;
-                    break skip_blanks(g, i);
-                }
-                _ => break j,
-            }
-            if !ends_token(g.get(i)) && !matches!(g.get(i), Some(b'$' | b'(' | b'?' | b'!' | b'{'))
-            {
-                return None;
-            }
-        };
-        if !ends_token(g.get(i)) && !matches!(g.get(i), Some(b'{' | b'(')) {
+        let a = annotations(g, moved, ends_token)?;
+        if !ends_token(g.get(a.end_at)) && !matches!(g.get(a.end_at), Some(b'{' | b'(')) {
             return None;
         }
-        self.counts.ratings += u64::from(rating) + nags as u64;
-        Some((end, draw, after))
+        self.counts.ratings += u64::from(a.rating.is_some()) + a.nag_count as u64;
+        Some((a.end, a.draw_offer, a.after))
     }
 
     /// Copies the move at `i` with its glyphs in standard letters (a pawn's

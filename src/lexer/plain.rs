@@ -399,7 +399,7 @@ fn plain_move<O: PlainOut>(
 
 /// Reads a rating at `i` (with its length), if one is there.
 #[inline]
-pub(crate) fn plain_rating(b: &[u8], i: usize) -> Option<(Rating, usize)> {
+fn plain_rating(b: &[u8], i: usize) -> Option<(Rating, usize)> {
     let two = |c| b.get(i + 1) == Some(&c);
     Some(match b.get(i)? {
         b'?' if two(b'?') => (Rating::Blunder, 2),
@@ -608,44 +608,15 @@ fn half_move<O: PlainOut>(
     let (action, check, moved) = plain_move(b, i, map, out)?;
     // What follows the move, in locals: the text path builds a whole
     // HalfMove only for the rare move whose annotations it rewrites.
-    let mut rating = None;
-    let mut nags = [0; HalfMove::MAX_NAGS];
-    let mut nag_count = 0;
-    let (mut draw_offer, mut end) = (false, false);
-    let mut i = moved;
-    // Where the blanks after the move and what follows it end.
-    let after = loop {
-        let j = skip_blanks(b, i);
-        match b.get(j) {
-            Some(b'?' | b'!' | 0xE2) if rating.is_none() && nag_count == 0 => {
-                let (r, n) = plain_rating(b, j)?;
-                rating = Some(r);
-                i = j + n;
-            }
-            Some(b'$') if b.get(j + 1).is_some_and(u8::is_ascii_digit) => {
-                let (v, digits) = decimal_at(b, j + 1, 3)?;
-                if v > 255 || nag_count == HalfMove::MAX_NAGS {
-                    return None;
-                }
-                nags[nag_count] = v as u8;
-                nag_count += 1;
-                i = j + 1 + digits;
-            }
-            Some(b'(') if !draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
-                draw_offer = true;
-                i = j + 3;
-            }
-            Some(b':') => {
-                end = true;
-                i = j + 1;
-                break skip_blanks(b, i);
-            }
-            _ => break j,
-        }
-        if !ends_token(b.get(i)) && !matches!(b.get(i), Some(b'$' | b'(' | b'?' | b'!' | b'{')) {
-            return None;
-        }
-    };
+    let Annotations {
+        rating,
+        nags,
+        nag_count,
+        draw_offer,
+        end,
+        end_at: i,
+        after,
+    } = annotations(b, moved, ends_token)?;
     if !ends_token(b.get(i)) && !opens_aside(b, i) {
         return None;
     }
@@ -672,6 +643,80 @@ fn half_move<O: PlainOut>(
         }
     }
     Some((i, after))
+}
+
+/// What follows a move, as the reader attaches it to the move.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Annotations {
+    pub rating: Option<Rating>,
+    pub nags: [u8; HalfMove::MAX_NAGS],
+    pub nag_count: usize,
+    /// `(=)`.
+    pub draw_offer: bool,
+    /// `:`.
+    pub end: bool,
+    /// Where they end.
+    pub end_at: usize,
+    /// Where the blanks after them end.
+    pub after: usize,
+}
+
+/// Reads what follows the move that ends at `moved`: blanks, then a
+/// rating, NAGs, `(=)`, `:`, in the order and number the reader takes
+/// them, each where `ends_token` says a token may end (the line scanner's
+/// notion and the express path's, which spans lines, differ). `None`
+/// where the reader would read them otherwise or report them. Whether
+/// what comes after them may come there is the caller's to say.
+#[inline(always)]
+pub(crate) fn annotations(
+    b: &[u8],
+    moved: usize,
+    ends_token: impl Fn(Option<&u8>) -> bool,
+) -> Option<Annotations> {
+    let mut a = Annotations {
+        rating: None,
+        nags: [0; HalfMove::MAX_NAGS],
+        nag_count: 0,
+        draw_offer: false,
+        end: false,
+        end_at: moved,
+        after: moved,
+    };
+    let mut i = moved;
+    a.after = loop {
+        let j = skip_blanks(b, i);
+        match b.get(j) {
+            Some(b'?' | b'!' | 0xE2) if a.rating.is_none() && a.nag_count == 0 => {
+                let (r, n) = plain_rating(b, j)?;
+                a.rating = Some(r);
+                i = j + n;
+            }
+            Some(b'$') if b.get(j + 1).is_some_and(u8::is_ascii_digit) => {
+                let (v, digits) = decimal_at(b, j + 1, 3)?;
+                if v > 255 || a.nag_count == HalfMove::MAX_NAGS {
+                    return None;
+                }
+                a.nags[a.nag_count] = v as u8;
+                a.nag_count += 1;
+                i = j + 1 + digits;
+            }
+            Some(b'(') if !a.draw_offer && b.get(j + 1..j + 3) == Some(b"=)") => {
+                a.draw_offer = true;
+                i = j + 3;
+            }
+            Some(b':') => {
+                a.end = true;
+                i = j + 1;
+                break skip_blanks(b, i);
+            }
+            _ => break j,
+        }
+        if !ends_token(b.get(i)) && !matches!(b.get(i), Some(b'$' | b'(' | b'?' | b'!' | b'{')) {
+            return None;
+        }
+    };
+    a.end_at = i;
+    Some(a)
 }
 
 /// The benchmark corpus generator, for the tests.
