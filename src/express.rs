@@ -17,7 +17,7 @@
 //! require the same output, diagnostics and counts either way.
 
 use crate::canonical::{GameText, NUMBER_TEXTS, VARIANT_LINE};
-use crate::lexer::plain::{annotations, decimal_at, is_tag_name_byte};
+use crate::lexer::plain::{annotations, dash_at, decimal_at, is_tag_name_byte};
 use crate::model::{decode_figurine, Outcome, Side};
 use crate::reader::looks_like_tag;
 use crate::redefine::RedefineMap;
@@ -241,16 +241,6 @@ fn is_space(c: u8) -> bool {
 #[inline(always)]
 fn ends_token(c: Option<&u8>) -> bool {
     matches!(c, None | Some(b' ' | b'\t' | b'\r' | b'\n' | b',' | b':'))
-}
-
-/// A dash of CTL-AN at `i` (`-` or U+2010 to U+2014, U+2212): its length.
-#[inline]
-fn dash_at(g: &[u8], i: usize) -> Option<usize> {
-    match (g.get(i)?, g.get(i + 1), g.get(i + 2)) {
-        (b'-', _, _) => Some(1),
-        (0xE2, Some(0x80), Some(0x90..=0x94)) | (0xE2, Some(0x88), Some(0x92)) => Some(3),
-        _ => None,
-    }
 }
 
 impl Translator<'_> {
@@ -480,7 +470,7 @@ impl Translator<'_> {
             Some(b'.') if g.get(after + 1) != Some(&b'.') => self.number(n, false)?,
             Some(b'?') if self.game.expect == Expect::Start => self.number(n, true)?,
             _ if digits == 1 => {
-                let d = dash_at(g, after)?;
+                let (_, d) = dash_at(g, after)?;
                 let text = std::str::from_utf8(g.get(i..after + d + 1)?).ok()?;
                 return self.result(i, after + d + 1 - i, Outcome::parse(text)?);
             }
@@ -623,7 +613,7 @@ impl Translator<'_> {
             && g.get(i + 1).is_some_and(u8::is_ascii_uppercase)
             && g.get(i + 2).is_some_and(u8::is_ascii_uppercase)
         {
-            if let Some(d) = dash_at(g, i + 3) {
+            if let Some((_, d)) = dash_at(g, i + 3) {
                 out.push(b'K');
                 for k in 1..3 {
                     match self.letters[usize::from(g[i + k] - b'A')] {
@@ -710,7 +700,7 @@ impl Translator<'_> {
                     if g.get(i + 1) == Some(&0x97) && c == 0xC3 {
                         out.push(b'*');
                         i += 2;
-                    } else if let Some(d) = dash_at(g, i) {
+                    } else if let Some((_, d)) = dash_at(g, i) {
                         out.push(b'-');
                         i += d;
                     } else if g.get(i..i + 3) == Some("\u{221e}".as_bytes()) {
@@ -777,7 +767,7 @@ impl Translator<'_> {
             }
             let written = match (width, block[at]) {
                 (2, 0xC3) if block[at + 1] == 0x97 => b'*',
-                (3, _) if dash_at(block, at) == Some(3) => b'-',
+                (3, _) if dash_at(block, at).is_some_and(|(_, n)| n == 3) => b'-',
                 _ => return None,
             };
             if written == b'*' {

@@ -295,21 +295,14 @@ fn plain_move<O: PlainOut>(
     let (from, n) = plain_hex(b, i)?;
     i += n;
     let (sep, n) = match b.get(i)? {
-        b'-' => (Sep::Move(Dash::ASCII), 1),
         b'*' => (Sep::Capture { times: false }, 1),
         b'@' if b.get(i + 1) == Some(&b'@') => (Sep::AtAt, 2),
         b'@' => (Sep::At, 1),
         0xC3 if b.get(i + 1) == Some(&0x97) => (Sep::Capture { times: true }, 2),
-        0xE2 => match (b.get(i + 1)?, b.get(i + 2)?) {
-            (0x80, 0x90) => (Sep::Move(Dash('\u{2010}')), 3),
-            (0x80, 0x91) => (Sep::Move(Dash('\u{2011}')), 3),
-            (0x80, 0x92) => (Sep::Move(Dash('\u{2012}')), 3),
-            (0x80, 0x93) => (Sep::Move(Dash('\u{2013}')), 3),
-            (0x80, 0x94) => (Sep::Move(Dash('\u{2014}')), 3),
-            (0x88, 0x92) => (Sep::Move(Dash('\u{2212}')), 3),
-            _ => return None,
-        },
-        _ => return None,
+        _ => {
+            let (dash, n) = dash_at(b, i)?;
+            (Sep::Move(dash), n)
+        }
     };
     if O::TEXT {
         match sep {
@@ -413,25 +406,33 @@ fn plain_rating(b: &[u8], i: usize) -> Option<(Rating, usize)> {
     })
 }
 
+/// A dash of CTL-AN at `i` (`-`, U+2010 to U+2014, U+2212), with its
+/// byte length.
+#[inline]
+pub(crate) fn dash_at(b: &[u8], i: usize) -> Option<(Dash, usize)> {
+    match (b.get(i)?, b.get(i + 1), b.get(i + 2)) {
+        (b'-', _, _) => Some((Dash::ASCII, 1)),
+        (0xE2, Some(0x80), Some(&c @ 0x90..=0x94)) => {
+            let dash = char::from_u32(0x2010 + u32::from(c - 0x90))?;
+            Some((Dash(dash), 3))
+        }
+        (0xE2, Some(0x88), Some(0x92)) => Some((Dash('\u{2212}'), 3)),
+        _ => None,
+    }
+}
+
 /// Reads a result (`3-0` ... `1-1`, any accepted dash, or `*`) at `i`
 /// that ends the line.
 fn plain_result(b: &[u8], i: usize) -> Option<Outcome> {
     let rest = &b[i..];
-    let (a, d, c) = match rest {
-        [b'*'] => return Some(Outcome::Unfinished),
-        [a, b'-', c] => (*a, '-', *c),
-        [a, 0xE2, x, y, c] => {
-            let d = match (x, y) {
-                (0x80, 0x90) => '\u{2010}',
-                (0x80, 0x91..=0x94) => '\u{2011}',
-                (0x88, 0x92) => '\u{2212}',
-                _ => return None,
-            };
-            (*a, d, *c)
-        }
-        _ => return None,
-    };
-    let _ = d;
+    if rest == b"*" {
+        return Some(Outcome::Unfinished);
+    }
+    let (_, n) = dash_at(rest, 1)?;
+    let (&a, &c) = (rest.first()?, rest.get(1 + n)?);
+    if rest.len() != n + 2 {
+        return None;
+    }
     Some(match (a, c) {
         (b'3', b'0') => Outcome::WhiteWins,
         (b'2', b'1') => Outcome::WhiteStalemates,
