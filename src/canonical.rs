@@ -254,7 +254,7 @@ pub(crate) fn skeleton(b: &[u8], i: usize, ends_game: bool) -> Option<GameText> 
 /// The first eight bytes at `i` as a little-endian word (zeros past the
 /// end of `b`).
 #[inline]
-fn word(b: &[u8], i: usize) -> u64 {
+pub(crate) fn word(b: &[u8], i: usize) -> u64 {
     match b.get(i..i + 8) {
         Some(w) => u64::from_le_bytes(w.try_into().expect("eight bytes")),
         None => {

@@ -16,7 +16,7 @@
 //! the game up to the reader too, which then reads it as before; the tests
 //! require the same output, diagnostics and counts either way.
 
-use crate::canonical::{GameText, NUMBER_TEXTS, VARIANT_LINE};
+use crate::canonical::{word, GameText, NUMBER_TEXTS, VARIANT_LINE};
 use crate::lexer::plain::{annotations, dash_at, decimal_at, is_tag_name_byte};
 use crate::model::{decode_figurine, Outcome, Side};
 use crate::reader::looks_like_tag;
@@ -112,7 +112,7 @@ enum Expect {
 }
 
 /// What is known of the game's movetext.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Game {
     expect: Expect,
     number: u32,
@@ -186,13 +186,20 @@ const fn move_classes(redefine: bool) -> [u8; 256] {
     t
 }
 
+/// The length of a [`NUMBER_TEXTS`] text, from its mask (`count_ones`
+/// is no single instruction on the x86-64 baseline).
+#[inline(always)]
+fn text_len(mask: u64) -> usize {
+    ((64 - mask.leading_zeros()) / 8) as usize
+}
+
 /// Appends move number `n` and `mark` (`.` or `?`) and a space.
 #[inline]
 fn push_number(out: &mut Vec<u8>, n: u32, mark: u8) {
     match NUMBER_TEXTS.get(n as usize) {
         // `N. ` as one word: the table's text, its mark changed.
         Some(&(text, mask)) => {
-            let len = (mask.count_ones() / 8) as usize;
+            let len = text_len(mask);
             let mark_at = 8 * (len - 2);
             let word = text & !(0xFF << mark_at) | u64::from(mark) << mark_at;
             let at = out.len();
@@ -211,24 +218,98 @@ fn push_number(out: &mut Vec<u8>, n: u32, mark: u8) {
 /// calls `memcpy` (a move's runs are a few bytes each).
 #[inline(always)]
 fn push_short(out: &mut Vec<u8>, b: &[u8], n: usize) {
-    match b.first_chunk::<16>() {
-        Some(block) => {
-            let at = out.len();
-            out.extend_from_slice(block);
-            out.truncate(at + n);
-        }
-        None => out.extend_from_slice(&b[..n]),
+    if !push_block::<16>(out, b, n) {
+        out.extend_from_slice(&b[..n]);
     }
 }
 
 /// Appends `b[..n]`, the short way when it is short.
 #[inline(always)]
 fn push_run(out: &mut Vec<u8>, b: &[u8], n: usize) {
-    if n <= 16 {
-        push_short(out, b, n);
-    } else {
+    if !(n <= 16 && push_block::<16>(out, b, n)
+        || n <= 32 && push_block::<32>(out, b, n)
+        || n <= 64 && push_block::<64>(out, b, n))
+    {
         out.extend_from_slice(&b[..n]);
     }
+}
+
+/// Appends `b[..n]` (`n` at most `N`) as a copy of `N` bytes cut to `n`, if
+/// `b` holds `N` bytes.
+#[inline(always)]
+fn push_block<const N: usize>(out: &mut Vec<u8>, b: &[u8], n: usize) -> bool {
+    match b.first_chunk::<N>() {
+        Some(block) => {
+            let at = out.len();
+            out.extend_from_slice(block);
+            out.truncate(at + n);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Where the name of the tag at the start of `block` ends and where its
+/// value does, if the tag lies in the block and its value is one the
+/// writer writes as it stands; `None` for anything else, which
+/// [`tag_bytewise`] reads.
+#[inline]
+fn tag_at_once(block: &[u8; 64]) -> Option<(usize, usize)> {
+    let m = simd::tag_bytes(block);
+    let name_end = 1 + (!(m.name >> 1)).trailing_zeros() as usize;
+    if name_end == 1 || name_end > 60 || &block[name_end..name_end + 2] != b" \"" {
+        return None;
+    }
+    let value_start = name_end + 2;
+    let value_end = (m.quote >> value_start << value_start).trailing_zeros() as usize;
+    if value_end >= 63 || block[value_end + 1] != b']' {
+        return None;
+    }
+    let value = (1u64 << value_end) - (1u64 << value_start);
+    if m.refused & value != 0 {
+        return None;
+    }
+    // Letters of Latin-1 (lead bytes C2, C3) are in NFC; others are
+    // checked.
+    if m.high & value != 0
+        && block[value_start..value_end].iter().any(|&c| c >= 0xC4)
+        && is_nfc_quick(
+            std::str::from_utf8(&block[value_start..value_end])
+                .ok()?
+                .chars(),
+        ) != IsNormalized::Yes
+    {
+        return None;
+    }
+    Some((name_end, value_end))
+}
+
+/// [`tag_at_once`] for any tag at `i` in `g`, a byte at a time.
+fn tag_bytewise(g: &[u8], i: usize) -> Option<(usize, usize)> {
+    let name_end = i
+        + 1
+        + g[i + 1..]
+            .iter()
+            .take_while(|&&c| is_tag_name_byte(c))
+            .count();
+    if name_end == i + 1 || g.get(name_end..name_end + 2) != Some(b" \"") {
+        return None;
+    }
+    let value_start = name_end + 2;
+    let value_end = value_start + memchr::memchr(b'"', &g[value_start..])?;
+    if g.get(value_end + 1) != Some(&b']') {
+        return None;
+    }
+    let value = &g[value_start..value_end];
+    if value.iter().any(|&c| c < b' ' || c == b'\\' || c == 0x7F) {
+        return None;
+    }
+    if !value.is_ascii()
+        && is_nfc_quick(std::str::from_utf8(value).ok()?.chars()) != IsNormalized::Yes
+    {
+        return None;
+    }
+    Some((name_end, value_end))
 }
 
 /// Is `c` a blank between tokens (lines included)?
@@ -251,25 +332,40 @@ impl Translator<'_> {
         self.out.push(b'\n');
         self.text.moves = self.out.len()..self.out.len();
         while let Some(&c) = self.g.get(i) {
-            i = match c {
-                b'A'..=b'Z' | 0x80.. => {
-                    if c == 0xE2 && self.g.get(i + 1..i + 3) == Some(&[0x80, 0xA6]) {
-                        self.dots(i, 3)?
-                    } else {
-                        self.half_move(i)?
-                    }
-                }
-                b' ' | b'\n' | b'\r' | b'\t' => i + 1,
-                b'0'..=b'9' => self.number_or_result(i)?,
-                b',' if self.game.expect == Expect::Black => i + 1,
-                b'{' => self.comment(i)?,
-                b'(' => self.variation(i)?,
-                b'*' => self.result(i, 1, Outcome::Unfinished)?,
-                b'.' => self.dots(i, 3)?,
-                _ => return None,
-            };
+            i = self.token(i, c, true)?;
         }
         self.finish()
+    }
+
+    /// The movetext's token at `i`, which starts with `c`: where it ends.
+    /// With `pairs`, a move pair written as the writer writes it is read
+    /// at once.
+    #[inline(always)]
+    fn token(&mut self, i: usize, c: u8, pairs: bool) -> Option<usize> {
+        Some(match c {
+            b'A'..=b'Z' | 0x80.. => {
+                if c == 0xE2 && self.g.get(i + 1..i + 3) == Some(&[0x80, 0xA6]) {
+                    self.dots(i, 3)?
+                } else {
+                    self.half_move(i)?
+                }
+            }
+            b' ' | b'\n' | b'\r' | b'\t' => i + 1,
+            b'0'..=b'9' => match pairs
+                .then(|| self.pair(i))
+                .flatten()
+                .or_else(|| self.next_number(i))
+            {
+                Some(after) => after,
+                None => self.number_or_result(i)?,
+            },
+            b',' if self.game.expect == Expect::Black => i + 1,
+            b'{' => self.comment(i)?,
+            b'(' => self.variation(i)?,
+            b'*' => self.result(i, 1, Outcome::Unfinished)?,
+            b'.' => self.dots(i, 3)?,
+            _ => return None,
+        })
     }
 
     /// The tags from `i` on (after the Variant tag), with comments among
@@ -292,29 +388,13 @@ impl Translator<'_> {
     /// no control character); returns where it ends.
     fn tag(&mut self, i: usize) -> Option<usize> {
         let g = self.g;
-        let name_end = i
-            + 1
-            + g[i + 1..]
-                .iter()
-                .take_while(|&&c| is_tag_name_byte(c))
-                .count();
-        if name_end == i + 1 || g.get(name_end..name_end + 2) != Some(b" \"") {
-            return None;
-        }
-        let value_start = name_end + 2;
-        let value_end = value_start + memchr::memchr(b'"', &g[value_start..])?;
-        if g.get(value_end + 1) != Some(&b']') {
-            return None;
-        }
-        let value = &g[value_start..value_end];
-        if value.iter().any(|&c| c < b' ' || c == b'\\' || c == 0x7F) {
-            return None;
-        }
-        if !value.is_ascii()
-            && is_nfc_quick(std::str::from_utf8(value).ok()?.chars()) != IsNormalized::Yes
-        {
-            return None;
-        }
+        let (name_end, value_end) = match g.get(i..i + 64) {
+            Some(block) => tag_at_once(block.try_into().ok()?)
+                .map(|(name, value)| (i + name, i + value))
+                .or_else(|| tag_bytewise(g, i))?,
+            None => tag_bytewise(g, i)?,
+        };
+        let value = &g[name_end + 2..value_end];
         let end = value_end + 2;
         match &g[i + 1..name_end] {
             b"Variant" | b"DPTL" => return None,
@@ -340,7 +420,7 @@ impl Translator<'_> {
             }
             _ => {}
         }
-        self.out.extend_from_slice(&g[i..end]);
+        push_run(self.out, &g[i..], end - i);
         self.out.push(b'\n');
         Some(end)
     }
@@ -461,6 +541,139 @@ impl Translator<'_> {
         (self.game.result.is_none() && !self.game.end_seen).then_some(())
     }
 
+    /// The next move number written `N. ` at `i`, read with one compare:
+    /// where it ends. `None` (nothing read) for anything else.
+    #[inline]
+    fn next_number(&mut self, i: usize) -> Option<usize> {
+        let g = &mut self.game;
+        if g.expect != Expect::Number || g.end_seen || g.result.is_some() {
+            return None;
+        }
+        let &(text, mask) = NUMBER_TEXTS.get(g.number as usize + 1)?;
+        if word(self.g, i) & mask != text {
+            return None;
+        }
+        g.number += 1;
+        g.unknown = false;
+        g.expect = Expect::White;
+        Some(i + text_len(mask))
+    }
+
+    /// The next move pair at `i` written as the writer writes it, `N. W,
+    /// B` and a line end (or a blank and a number or a move), read at once:
+    /// each move's bytes kept as they are but `×`, dashes and the glyph
+    /// letters a Redefine rewrites, no pawn's glyph, no figurine, no mate.
+    /// Returns where it ends; `None` (nothing read or written) for anything
+    /// else, which the token walk reads.
+    #[inline]
+    fn pair(&mut self, i: usize) -> Option<usize> {
+        let g = &self.game;
+        if g.expect != Expect::Number || g.end_seen || g.result.is_some() {
+            return None;
+        }
+        let &(text, mask) = NUMBER_TEXTS.get(g.number as usize + 1)?;
+        let block: &[u8; 32] = self.g.get(i..i + 32)?.try_into().ok()?;
+        if word(block, 0) & mask != text {
+            return None;
+        }
+        let white = text_len(mask);
+        let m = simd::pair_bytes(block);
+        let comma = m.comma.trailing_zeros() as usize;
+        let black = comma + 2;
+        if comma <= white || black >= 31 || block[comma + 1] != b' ' {
+            return None;
+        }
+        let end = (m.blank >> black << black).trailing_zeros() as usize;
+        if end >= 31 || end == black {
+            return None;
+        }
+        // Nothing may follow Black's move on its line but the next token.
+        if block[end] == b' ' && !block[end + 1].is_ascii_alphanumeric() {
+            return None;
+        }
+        let span = |from: usize, to: usize| (1u32 << to) - (1u32 << from);
+        let moves = span(white, comma) | span(black, end);
+        let starts_castling = |at: usize| {
+            block[at] == b'K' && block[at + 1..at + 3].iter().all(u8::is_ascii_uppercase)
+        };
+        if moves & !(m.kept | m.pawn | m.high | m.caret) != 0
+            || !block[white].is_ascii_uppercase()
+            || !block[black].is_ascii_uppercase()
+            || block[comma - 1] == b'#'
+            || block[end - 1] == b'#'
+            // A castling's glyphs are the byte walk's.
+            || starts_castling(white)
+            || starts_castling(black)
+        {
+            return None;
+        }
+        // Each run of bytes above ASCII is a `×` or a dash.
+        let mut high = m.high & moves;
+        let mut after_times = 0;
+        while high != 0 {
+            let at = high.trailing_zeros() as usize;
+            let width = (!(high >> at)).trailing_zeros() as usize;
+            high &= !span(at, at + width);
+            match (width, block[at], block[at + 1]) {
+                (2, 0xC3, 0x97) => after_times |= 1 << (at + 2),
+                (3, ..) if dash_at(block, at).is_some() => {}
+                _ => return None,
+            }
+        }
+        // Piece glyphs (first, after `*`, `×` or `=`, before a hex or
+        // promoted) in standard letters: without a Redefine only a pawn's
+        // is rewritten, and that is the byte walk's.
+        let mut text = [0; 64];
+        text[..32].copy_from_slice(block);
+        let glyph_at = 1 << white | 1 << black | m.before_glyph << 1 | after_times;
+        let mut glyphs = glyph_at
+            & moves
+            & if self.map.is_empty() {
+                m.pawn
+            } else {
+                m.capital
+            };
+        while glyphs != 0 {
+            let at = glyphs.trailing_zeros() as usize;
+            glyphs &= glyphs - 1;
+            if block[at - 1] == b'='
+                || block[at + 1].is_ascii_alphabetic() && block[at + 2].is_ascii_digit()
+            {
+                match self.letters[usize::from(block[at] - b'A')] {
+                    0 | b'P' => return None,
+                    l => text[at] = l,
+                }
+            }
+        }
+        // The legacy `^+` is written `+^`.
+        let mut carets = m.caret & moves;
+        while carets != 0 {
+            let at = carets.trailing_zeros() as usize;
+            carets &= carets - 1;
+            if block[at + 1] == b'+' {
+                text[at..at + 2].copy_from_slice(b"+^");
+            }
+        }
+        let mut copied = 0;
+        let mut high = m.high & moves;
+        while high != 0 {
+            let at = high.trailing_zeros() as usize;
+            let width = (!(high >> at)).trailing_zeros() as usize;
+            high &= !span(at, at + width);
+            push_run(self.out, &text[copied..], at - copied);
+            self.out.push(if width == 2 { b'*' } else { b'-' });
+            copied = at + width;
+        }
+        push_run(self.out, &text[copied..], end - copied);
+        self.out.push(b'\n');
+        let g = &mut self.game;
+        g.number += 1;
+        g.unknown = false;
+        g.last_move_ends = false;
+        self.text.half_moves += 2;
+        Some(i + end + 1)
+    }
+
     /// `N.`, `N?` or a result at `i`.
     fn number_or_result(&mut self, i: usize) -> Option<usize> {
         let g = self.g;
@@ -557,7 +770,12 @@ impl Translator<'_> {
         if moved == i {
             return None;
         }
-        let (end, draw, after) = self.annotations(moved)?;
+        let (end, draw, after) = match self.g.get(moved..moved + 2) {
+            // Nothing follows the move: the common case, read at a glance.
+            Some([b',' | b'\n', _]) => (false, false, moved),
+            Some([b' ', c]) if c.is_ascii_alphanumeric() => (false, false, moved + 1),
+            _ => self.annotations(moved)?,
+        };
         if draw {
             self.out.extend_from_slice(b" (=)");
         }
@@ -761,7 +979,8 @@ impl Translator<'_> {
         let (cut, width, written) = if high == 0 {
             (end, 0, 0)
         } else {
-            let (at, width) = (high.trailing_zeros() as usize, high.count_ones() as usize);
+            let at = high.trailing_zeros() as usize;
+            let width = (!(high >> at)).trailing_zeros() as usize;
             if high >> at != (1 << width) - 1 {
                 return None;
             }
@@ -1038,6 +1257,124 @@ mod tests {
     /// Games the translation once read otherwise than the reader (or
     /// that it must leave to it), each with a game after it: a game needs
     /// the next to be known over.
+    #[test]
+    fn a_pair_read_at_once_reads_as_token_by_token() {
+        let pieces: [&[u8]; 24] = [
+            b"P",
+            b"K",
+            b"N",
+            b"J",
+            b"R",
+            b"T",
+            b"S",
+            b"E",
+            b"Z",
+            b"1",
+            b"7",
+            b"-",
+            b"*",
+            b"=",
+            b"+",
+            b"#",
+            b"^",
+            "\u{d7}".as_bytes(),
+            "\u{2010}".as_bytes(),
+            "\u{2658}".as_bytes(),
+            b"!",
+            b"E13",
+            b"E7-E13",
+            b"KRK-I",
+        ];
+        let moves: [&[u8]; 12] = [
+            "NK6\u{d7}NP17".as_bytes(),
+            b"GI13-X20",
+            b"E15*F14^+",
+            b"C3@X22+",
+            "RD8\u{2010}G1".as_bytes(),
+            b"PE7-E9",
+            "P9\u{d7}B10".as_bytes(),
+            b"E27=D",
+            "SL9\u{2212}L23".as_bytes(),
+            b"TG19-G23+^",
+            b"KRK-IH",
+            "AB4\u{d7}TC5".as_bytes(),
+        ];
+        // What may stand after each move, the common ones more often.
+        let seps: [&[u8]; 6] = [b", ", b", ", b", ", b",", b" ", b", ,"];
+        let ends: [&[u8]; 9] = [
+            b"\n", b"\n", b" 13. ", b" 13. ", b" ", b" {", b" !", b"\n(", b":",
+        ];
+        let maps = ["", "A@J, T@R, S@N", "FAN"].map(|m| {
+            let mut map = RedefineMap::default();
+            if !m.is_empty() {
+                map.merge(m).unwrap();
+            }
+            map
+        });
+        let mut rng = corpus::Rng::new(47);
+        let mut read_at_once = 0;
+        for _ in 0..100_000 {
+            let mut g = b"12. ".to_vec();
+            for k in 0..2 {
+                // A move as files write them, or pieces of one, or both.
+                if rng.below(3) > 0 {
+                    let m = *rng.pick(&moves);
+                    g.extend_from_slice(m);
+                }
+                for _ in 0..rng.range(0, 3) {
+                    let piece = *rng.pick(&pieces);
+                    g.extend_from_slice(piece);
+                }
+                let after = if k == 0 {
+                    *rng.pick(&seps)
+                } else {
+                    *rng.pick(&ends)
+                };
+                g.extend_from_slice(after);
+            }
+            g.extend_from_slice(b"E7-E13, E21-E15 14. E7-E13, E21-E15\n");
+            for map in &maps {
+                let mut t = Translator {
+                    g: &g,
+                    out: &mut Vec::new(),
+                    map: *map,
+                    letters: letters(map),
+                    counts: Translation::default(),
+                    text: GameText::default(),
+                    game: Game {
+                        expect: Expect::Number,
+                        number: 11,
+                        ..Game::default()
+                    },
+                };
+                let Some(end) = t.pair(0) else {
+                    assert!(t.out.is_empty(), "{}", String::from_utf8_lossy(&g));
+                    continue;
+                };
+                read_at_once += 1;
+                let fast = (t.out.clone(), t.counts, t.text.half_moves, t.game);
+                t.out.clear();
+                t.text.half_moves = 0;
+                t.game = Game {
+                    expect: Expect::Number,
+                    number: 11,
+                    ..Game::default()
+                };
+                let mut i = 0;
+                while i < end {
+                    let Some(next) = t.token(i, g[i], false) else {
+                        panic!("{}", String::from_utf8_lossy(&g));
+                    };
+                    i = next;
+                }
+                let walked = (t.out.clone(), t.counts, t.text.half_moves, t.game);
+                assert_eq!((i, fast), (end, walked), "{}", String::from_utf8_lossy(&g));
+            }
+        }
+        // Short of a sixteenth, the test would hardly test.
+        assert!(read_at_once > 300_000 / 16, "{read_at_once}");
+    }
+
     #[test]
     fn what_the_reader_reports_is_left_to_it() {
         let next: &[u8] = b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n";
