@@ -269,7 +269,7 @@ fn tag_at_once(block: &[u8; 64]) -> Option<(usize, usize)> {
     if m.refused & value != 0 {
         return None;
     }
-    // Letters of Latin-1 (lead bytes C2, C3) are in NFC; others are
+    // Characters of Latin-1 (lead bytes C2, C3) are in NFC; others are
     // checked.
     if m.high & value != 0
         && block[value_start..value_end].iter().any(|&c| c >= 0xC4)
@@ -310,6 +310,20 @@ fn tag_bytewise(g: &[u8], i: usize) -> Option<(usize, usize)> {
         return None;
     }
     Some((name_end, value_end))
+}
+
+/// The runs of set bits of `mask`, low to high: where each starts, and
+/// its length.
+#[inline(always)]
+fn runs(mut mask: u32) -> impl Iterator<Item = (usize, usize)> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let at = mask.trailing_zeros() as usize;
+            let width = (!(mask >> at)).trailing_zeros() as usize;
+            mask &= !((((1u64 << width) - 1) << at) as u32);
+            (at, width)
+        })
+    })
 }
 
 /// Is `c` a blank between tokens (lines included)?
@@ -608,12 +622,8 @@ impl Translator<'_> {
             return None;
         }
         // Each run of bytes above ASCII is a `×` or a dash.
-        let mut high = m.high & moves;
         let mut after_times = 0;
-        while high != 0 {
-            let at = high.trailing_zeros() as usize;
-            let width = (!(high >> at)).trailing_zeros() as usize;
-            high &= !span(at, at + width);
+        for (at, width) in runs(m.high & moves) {
             match (width, block[at], block[at + 1]) {
                 (2, 0xC3, 0x97) => after_times |= 1 << (at + 2),
                 (3, ..) if dash_at(block, at).is_some() => {}
@@ -655,11 +665,7 @@ impl Translator<'_> {
             }
         }
         let mut copied = 0;
-        let mut high = m.high & moves;
-        while high != 0 {
-            let at = high.trailing_zeros() as usize;
-            let width = (!(high >> at)).trailing_zeros() as usize;
-            high &= !span(at, at + width);
+        for (at, width) in runs(m.high & moves) {
             push_run(self.out, &text[copied..], at - copied);
             self.out.push(if width == 2 { b'*' } else { b'-' });
             copied = at + width;
@@ -1169,6 +1175,17 @@ mod tests {
     /// A move read 16 bytes at once is written as the byte walk writes it,
     /// in a game with no Redefine, with one, and in figurines; random
     /// moves of the bytes that matter, each followed by what may end one.
+    /// A game's maps: none, alternative letters, FAN.
+    fn maps() -> [RedefineMap; 3] {
+        ["", "A@J, T@R, S@N", "FAN"].map(|m| {
+            let mut map = RedefineMap::default();
+            if !m.is_empty() {
+                map.merge(m).unwrap();
+            }
+            map
+        })
+    }
+
     #[test]
     fn a_move_read_at_once_reads_as_byte_by_byte() {
         let pieces: [&[u8]; 30] = [
@@ -1204,13 +1221,7 @@ mod tests {
             b"E13",
         ];
         let ends: [&[u8]; 8] = [b",", b" ", b"\n", b":", b"!", b"{", b"(", b""];
-        let maps = ["", "A@J, T@R, S@N", "FAN"].map(|m| {
-            let mut map = RedefineMap::default();
-            if !m.is_empty() {
-                map.merge(m).unwrap();
-            }
-            map
-        });
+        let maps = maps();
         let mut rng = corpus::Rng::new(46);
         let mut read_at_once = 0;
         for _ in 0..100_000 {
@@ -1254,9 +1265,6 @@ mod tests {
         assert!(read_at_once > 300_000 / 16, "{read_at_once}");
     }
 
-    /// Games the translation once read otherwise than the reader (or
-    /// that it must leave to it), each with a game after it: a game needs
-    /// the next to be known over.
     #[test]
     fn a_pair_read_at_once_reads_as_token_by_token() {
         let pieces: [&[u8]; 24] = [
@@ -1304,13 +1312,7 @@ mod tests {
         let ends: [&[u8]; 9] = [
             b"\n", b"\n", b" 13. ", b" 13. ", b" ", b" {", b" !", b"\n(", b":",
         ];
-        let maps = ["", "A@J, T@R, S@N", "FAN"].map(|m| {
-            let mut map = RedefineMap::default();
-            if !m.is_empty() {
-                map.merge(m).unwrap();
-            }
-            map
-        });
+        let maps = maps();
         let mut rng = corpus::Rng::new(47);
         let mut read_at_once = 0;
         for _ in 0..100_000 {
@@ -1375,6 +1377,9 @@ mod tests {
         assert!(read_at_once > 300_000 / 16, "{read_at_once}");
     }
 
+    /// Games the translation once read otherwise than the reader (or
+    /// that it must leave to it), each with a game after it: a game needs
+    /// the next to be known over.
     #[test]
     fn what_the_reader_reports_is_left_to_it() {
         let next: &[u8] = b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n";

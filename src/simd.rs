@@ -87,47 +87,52 @@ pub(crate) struct MoveBytes<M = u16> {
     pub blank: M,
 }
 
+/// The [`MoveBytes`] of the vector `$v`, with the vector operations of its
+/// width: `$bits` is the mask type, the rest name the intrinsics (`$gt` the
+/// signed greater-than). One definition of the classes for every width.
+#[cfg(target_arch = "x86_64")]
+macro_rules! move_classes {
+    ($v:ident: $bits:ty, $set1:ident, $eq:ident, $gt:ident, $and:ident, $or:ident, $movemask:ident) => {{
+        let eq = |c: u8| $eq($v, $set1(c as i8));
+        // Signed compares: bytes above ASCII are negative, in no range.
+        let within =
+            |lo: u8, hi: u8| $and($gt($v, $set1(lo as i8 - 1)), $gt($set1(hi as i8 + 1), $v));
+        let pawn = eq(b'P');
+        let before_glyph = $or(eq(b'*'), eq(b'='));
+        let signs = $or(
+            $or(eq(b'-'), eq(b'@')),
+            $or($or(eq(b'&'), eq(b'+')), eq(b'#')),
+        );
+        let capital = within(b'A', b'Z');
+        let kept = $or($or($or(capital, within(b'0', b'9')), signs), before_glyph);
+        let bits = |m| $movemask(m) as $bits;
+        MoveBytes {
+            kept: bits(kept) & !bits(pawn),
+            pawn: bits(pawn),
+            capital: bits(capital),
+            before_glyph: bits(before_glyph),
+            high: bits($v),
+            caret: bits(eq(b'^')),
+            comma: bits(eq(b',')),
+            blank: bits($or(eq(b' '), eq(b'\n'))),
+        }
+    }};
+}
+
 /// The [`MoveBytes`] of `block`.
 #[inline(always)]
 pub(crate) fn move_bytes(block: &[u8; 16]) -> MoveBytes {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{
-            _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
-            _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+            _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+            _mm_or_si128, _mm_set1_epi8,
         };
         // SAFETY: SSE2 is part of the x86-64 baseline; the 16 bytes loaded
         // are the block's, and `loadu` needs no alignment.
         unsafe {
             let v = _mm_loadu_si128(block.as_ptr().cast());
-            let eq = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-            // Signed compares: bytes above ASCII are negative, in no range.
-            let within = |lo: u8, hi: u8| {
-                _mm_and_si128(
-                    _mm_cmpgt_epi8(v, _mm_set1_epi8(lo as i8 - 1)),
-                    _mm_cmplt_epi8(v, _mm_set1_epi8(hi as i8 + 1)),
-                )
-            };
-            let pawn = eq(b'P');
-            let before_glyph = _mm_or_si128(eq(b'*'), eq(b'='));
-            let signs = _mm_or_si128(
-                _mm_or_si128(eq(b'-'), eq(b'@')),
-                _mm_or_si128(_mm_or_si128(eq(b'&'), eq(b'+')), eq(b'#')),
-            );
-            let capital = within(b'A', b'Z');
-            let letters_digits = _mm_or_si128(capital, within(b'0', b'9'));
-            let kept = _mm_or_si128(_mm_or_si128(letters_digits, signs), before_glyph);
-            let bits = |m| _mm_movemask_epi8(m) as u16;
-            MoveBytes {
-                kept: bits(kept) & !bits(pawn),
-                pawn: bits(pawn),
-                capital: bits(capital),
-                before_glyph: bits(before_glyph),
-                high: bits(v),
-                caret: bits(eq(b'^')),
-                comma: bits(eq(b',')),
-                blank: bits(_mm_or_si128(eq(b' '), eq(b'\n'))),
-            }
+            move_classes!(v: u16, _mm_set1_epi8, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_and_si128, _mm_or_si128, _mm_movemask_epi8)
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -256,31 +261,7 @@ fn pair_bytes_avx2(block: &[u8; 32]) -> MoveBytes<u32> {
     // SAFETY: the 32 bytes loaded are the block's, and `loadu` needs no
     // alignment.
     let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
-    let eq = |c: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(c as i8));
-    // Signed compares: bytes above ASCII are negative, in no range.
-    let within = |lo: u8, hi: u8| {
-        _mm256_and_si256(
-            _mm256_cmpgt_epi8(v, _mm256_set1_epi8(lo as i8 - 1)),
-            _mm256_cmpgt_epi8(_mm256_set1_epi8(hi as i8 + 1), v),
-        )
-    };
-    let or = _mm256_or_si256;
-    let pawn = eq(b'P');
-    let before_glyph = or(eq(b'*'), eq(b'='));
-    let signs = or(or(eq(b'-'), eq(b'@')), or(or(eq(b'&'), eq(b'+')), eq(b'#')));
-    let capital = within(b'A', b'Z');
-    let kept = or(or(or(capital, within(b'0', b'9')), signs), before_glyph);
-    let bits = |m| _mm256_movemask_epi8(m) as u32;
-    MoveBytes {
-        kept: bits(kept) & !bits(pawn),
-        pawn: bits(pawn),
-        capital: bits(capital),
-        before_glyph: bits(before_glyph),
-        high: bits(v),
-        caret: bits(eq(b'^')),
-        comma: bits(eq(b',')),
-        blank: bits(or(eq(b' '), eq(b'\n'))),
-    }
+    move_classes!(v: u32, _mm256_set1_epi8, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_and_si256, _mm256_or_si256, _mm256_movemask_epi8)
 }
 
 /// [`move_bytes`] a byte at a time: the build for other targets, and what
