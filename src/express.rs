@@ -1175,6 +1175,44 @@ mod tests {
     /// A move read 16 bytes at once is written as the byte walk writes it,
     /// in a game with no Redefine, with one, and in figurines; random
     /// moves of the bytes that matter, each followed by what may end one.
+    /// What random moves are made of: the bytes of each class a move's
+    /// readers tell apart, the multi-byte characters, and longer pieces.
+    const MOVE_PIECES: [&[u8]; 33] = [
+        b"P",
+        b"K",
+        b"N",
+        b"J",
+        b"R",
+        b"T",
+        b"A",
+        b"S",
+        b"E",
+        b"Z",
+        b"L",
+        b"1",
+        b"7",
+        b"0",
+        b"-",
+        b"*",
+        b"@",
+        b"=",
+        b"&",
+        b"+",
+        b"#",
+        b"^",
+        "\u{d7}".as_bytes(),
+        "\u{2010}".as_bytes(),
+        "\u{2212}".as_bytes(),
+        "\u{221e}".as_bytes(),
+        "\u{2658}".as_bytes(),
+        b"x",
+        b"e",
+        b"!",
+        b"E13",
+        b"E7-E13",
+        b"KRK-I",
+    ];
+
     /// A game's maps: none, alternative letters, FAN.
     fn maps() -> [RedefineMap; 3] {
         ["", "A@J, T@R, S@N", "FAN"].map(|m| {
@@ -1188,38 +1226,7 @@ mod tests {
 
     #[test]
     fn a_move_read_at_once_reads_as_byte_by_byte() {
-        let pieces: [&[u8]; 30] = [
-            b"P",
-            b"K",
-            b"N",
-            b"J",
-            b"R",
-            b"T",
-            b"A",
-            b"S",
-            b"E",
-            b"Z",
-            b"L",
-            b"1",
-            b"7",
-            b"0",
-            b"-",
-            b"*",
-            b"@",
-            b"=",
-            b"&",
-            b"+",
-            b"#",
-            b"^",
-            "\u{d7}".as_bytes(),
-            "\u{2010}".as_bytes(),
-            "\u{2212}".as_bytes(),
-            "\u{221e}".as_bytes(),
-            "\u{2658}".as_bytes(),
-            b"x",
-            b"e",
-            b"E13",
-        ];
+        let pieces = MOVE_PIECES;
         let ends: [&[u8]; 8] = [b",", b" ", b"\n", b":", b"!", b"{", b"(", b""];
         let maps = maps();
         let mut rng = corpus::Rng::new(46);
@@ -1267,32 +1274,7 @@ mod tests {
 
     #[test]
     fn a_pair_read_at_once_reads_as_token_by_token() {
-        let pieces: [&[u8]; 24] = [
-            b"P",
-            b"K",
-            b"N",
-            b"J",
-            b"R",
-            b"T",
-            b"S",
-            b"E",
-            b"Z",
-            b"1",
-            b"7",
-            b"-",
-            b"*",
-            b"=",
-            b"+",
-            b"#",
-            b"^",
-            "\u{d7}".as_bytes(),
-            "\u{2010}".as_bytes(),
-            "\u{2658}".as_bytes(),
-            b"!",
-            b"E13",
-            b"E7-E13",
-            b"KRK-I",
-        ];
+        let pieces = MOVE_PIECES;
         let moves: [&[u8]; 12] = [
             "NK6\u{d7}NP17".as_bytes(),
             b"GI13-X20",
