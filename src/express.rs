@@ -17,7 +17,7 @@
 //! require the same output, diagnostics and counts either way.
 
 use crate::canonical::{word, GameText, NUMBER_TEXTS, VARIANT_LINE};
-use crate::lexer::plain::{annotations, dash_at, decimal_at, is_tag_name_byte};
+use crate::lexer::plain::{annotations, dash_at, decimal_at, is_tag_name_byte, nothing_follows};
 use crate::model::{decode_figurine, Outcome, Side};
 use crate::reader::looks_like_tag;
 use crate::redefine::RedefineMap;
@@ -776,11 +776,9 @@ impl Translator<'_> {
         if moved == i {
             return None;
         }
-        let (end, draw, after) = match self.g.get(moved..moved + 2) {
-            // Nothing follows the move: the common case, read at a glance.
-            Some([b',' | b'\n', _]) => (false, false, moved),
-            Some([b' ', c]) if c.is_ascii_alphanumeric() => (false, false, moved + 1),
-            _ => self.annotations(moved)?,
+        let (end, draw, after) = match nothing_follows(self.g, moved) {
+            Some(after) => (false, false, after),
+            None => self.annotations(moved)?,
         };
         if draw {
             self.out.extend_from_slice(b" (=)");

@@ -4,7 +4,8 @@
 //! (`pmovmskb`), and build for the oldest CPU of a target: so the masks
 //! are written with SSE2 (part of every x86-64), and a sweep that gains
 //! from wider vectors is compiled again for AVX2 and AVX-512, chosen at
-//! run time by [`Width::detect`]. Each `unsafe` block says why it holds.
+//! run time by [`Width::detect`]; a move pair's 32 bytes are classified
+//! with AVX2 where the CPU has it. Each `unsafe` block says why it holds.
 
 /// Bit `k` set where `block[k] == byte`.
 #[inline(always)]
