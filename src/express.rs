@@ -365,12 +365,11 @@ impl Translator<'_> {
                 }
             }
             b' ' | b'\n' | b'\r' | b'\t' => i + 1,
-            b'0'..=b'9' => match pairs
-                .then(|| self.pair(i))
-                .flatten()
-                .or_else(|| self.next_number(i))
-            {
-                Some(after) => after,
+            b'0'..=b'9' => match self.next_number_at(i) {
+                Some(len) => match pairs.then(|| self.pair(i, len)).flatten() {
+                    Some(after) => after,
+                    None => self.next_number(i, len),
+                },
                 None => self.number_or_result(i)?,
             },
             b',' if self.game.expect == Expect::Black => i + 1,
@@ -555,42 +554,39 @@ impl Translator<'_> {
         (self.game.result.is_none() && !self.game.end_seen).then_some(())
     }
 
-    /// The next move number written `N. ` at `i`, read with one compare:
-    /// where it ends. `None` (nothing read) for anything else.
+    /// The length of the main line's next move number at `i`, if it is
+    /// written there `N. ` (read with one compare) and moves may come.
     #[inline]
-    fn next_number(&mut self, i: usize) -> Option<usize> {
+    fn next_number_at(&self, i: usize) -> Option<usize> {
+        self.movetext()?;
+        if self.game.expect != Expect::Number {
+            return None;
+        }
+        let &(text, mask) = NUMBER_TEXTS.get(self.game.number as usize + 1)?;
+        (word(self.g, i) & mask == text).then(|| text_len(mask))
+    }
+
+    /// The main line's next move number, written `N. ` in the `len` bytes
+    /// at `i` ([`Self::next_number_at`]): where it ends.
+    #[inline]
+    fn next_number(&mut self, i: usize, len: usize) -> usize {
         let g = &mut self.game;
-        if g.expect != Expect::Number || g.end_seen || g.result.is_some() {
-            return None;
-        }
-        let &(text, mask) = NUMBER_TEXTS.get(g.number as usize + 1)?;
-        if word(self.g, i) & mask != text {
-            return None;
-        }
         g.number += 1;
         g.unknown = false;
         g.expect = Expect::White;
-        Some(i + text_len(mask))
+        i + len
     }
 
     /// The next move pair at `i` written as the writer writes it, `N. W,
-    /// B` and a line end (or a blank and a number or a move), read at once:
+    /// B` and a line end (or a blank and a number or a move), read at once
+    /// (`white`: the length of its number, from [`Self::next_number_at`]):
     /// each move's bytes kept as they are but `×`, dashes and the glyph
     /// letters a Redefine rewrites, no pawn's glyph, no figurine, no mate.
     /// Returns where it ends; `None` (nothing read or written) for anything
     /// else, which the token walk reads.
     #[inline]
-    fn pair(&mut self, i: usize) -> Option<usize> {
-        let g = &self.game;
-        if g.expect != Expect::Number || g.end_seen || g.result.is_some() {
-            return None;
-        }
-        let &(text, mask) = NUMBER_TEXTS.get(g.number as usize + 1)?;
+    fn pair(&mut self, i: usize, white: usize) -> Option<usize> {
         let block: &[u8; 32] = self.g.get(i..i + 32)?.try_into().ok()?;
-        if word(block, 0) & mask != text {
-            return None;
-        }
-        let white = text_len(mask);
         let m = simd::pair_bytes(block);
         let comma = m.comma.trailing_zeros() as usize;
         let black = comma + 2;
@@ -1329,7 +1325,7 @@ mod tests {
                         ..Game::default()
                     },
                 };
-                let Some(end) = t.pair(0) else {
+                let Some(end) = t.next_number_at(0).and_then(|len| t.pair(0, len)) else {
                     assert!(t.out.is_empty(), "{}", String::from_utf8_lossy(&g));
                     continue;
                 };
