@@ -213,17 +213,10 @@ fn push_number(out: &mut Vec<u8>, n: u32, mark: u8) {
     }
 }
 
-/// Appends `b[..n]` (`n` at most 16): when `b` holds 16 bytes, as a copy
-/// of 16 cut to `n`, which compiles to a vector move where a copy of `n`
-/// calls `memcpy` (a move's runs are a few bytes each).
-#[inline(always)]
-fn push_short(out: &mut Vec<u8>, b: &[u8], n: usize) {
-    if !push_block::<16>(out, b, n) {
-        out.extend_from_slice(&b[..n]);
-    }
-}
-
-/// Appends `b[..n]`, the short way when it is short.
+/// Appends `b[..n]`: when it is short and `b` holds 16, 32 or 64 bytes, as
+/// a copy of that many cut to `n`, which compiles to vector moves where a
+/// copy of `n` calls `memcpy` (a move's runs are a few bytes each, a tag's
+/// a few dozen).
 #[inline(always)]
 fn push_run(out: &mut Vec<u8>, b: &[u8], n: usize) {
     if !(n <= 16 && push_block::<16>(out, b, n)
@@ -995,10 +988,10 @@ impl Translator<'_> {
             (at, width, written)
         };
         let start = self.out.len();
-        push_short(self.out, block, cut);
+        push_run(self.out, block, cut);
         if width > 0 {
             self.out.push(written);
-            push_short(self.out, &g[i + cut + width..], end - cut - width);
+            push_run(self.out, &g[i + cut + width..], end - cut - width);
         }
         // Without a Redefine only a pawn's letter is a glyph to rewrite;
         // with one, any letter that is a glyph.
