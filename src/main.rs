@@ -319,7 +319,7 @@ impl<'c> Session<'c> {
                 &make,
                 input,
                 jobs,
-                CHUNK_BYTES,
+                cli.chunk_bytes,
                 &mut out,
                 rejects,
                 &mut on_diag,
