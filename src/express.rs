@@ -618,10 +618,10 @@ impl Translator<'_> {
             block[at - 1] == b'='
                 || block[at + width].is_ascii_alphabetic() && block[at + width + 1].is_ascii_digit()
         };
-        // Each character above ASCII is a `×`, a dash, or in a FAN game a
-        // piece's figurine where a glyph stands (a pawn's is the byte
-        // walk's): written as one byte, in its first place; the others
-        // are dropped.
+        // Each character above ASCII is a `×`, a dash, `∞`, or in a FAN
+        // game a piece's figurine where a glyph stands (a pawn's is the
+        // byte walk's): written as one byte in its first place, the others
+        // dropped (`∞` is kept whole).
         let mut text = [0; 64];
         text[..32].copy_from_slice(block);
         let mut dropped = 0;
@@ -632,6 +632,11 @@ impl Translator<'_> {
                     [0xC3, 0x97, ..] => {
                         glyph_at |= 1 << (at + 2);
                         (b'*', 2)
+                    }
+                    // `∞` stays as it is.
+                    [0xE2, 0x88, 0x9E, ..] => {
+                        at += 3;
+                        continue;
                     }
                     _ => match (dash_at(block, at), decode_figurine(&block[at..])) {
                         (Some(_), _) => (b'-', 3),
