@@ -305,6 +305,25 @@ fn tag_bytewise(g: &[u8], i: usize) -> Option<(usize, usize)> {
     Some((name_end, value_end))
 }
 
+/// Does `b` start as a castling does (`K` and two capitals, the glyphs of
+/// the pieces that move)?
+#[inline(always)]
+fn starts_castling(b: &[u8]) -> bool {
+    matches!(b, [b'K', x, y, ..] if x.is_ascii_uppercase() && y.is_ascii_uppercase())
+}
+
+/// The set bits of `mask`, low to high.
+#[inline(always)]
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let at = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            at
+        })
+    })
+}
+
 /// The runs of set bits of `mask`, low to high: where each starts, and
 /// its length.
 #[inline(always)]
@@ -596,9 +615,6 @@ impl Translator<'_> {
         }
         let span = |from: usize, to: usize| (1u32 << to) - (1u32 << from);
         let moves = span(white, comma) | span(black, end);
-        let starts_castling = |at: usize| {
-            block[at] == b'K' && block[at + 1..at + 3].iter().all(u8::is_ascii_uppercase)
-        };
         if moves & !(m.kept | m.pawn | m.high | m.caret) != 0
             // A move starts with a letter or a figurine.
             || !(block[white].is_ascii_uppercase() || block[white] >= 0x80)
@@ -606,8 +622,8 @@ impl Translator<'_> {
             || block[comma - 1] == b'#'
             || block[end - 1] == b'#'
             // A castling's glyphs are the byte walk's.
-            || starts_castling(white)
-            || starts_castling(black)
+            || starts_castling(&block[white..])
+            || starts_castling(&block[black..])
         {
             return None;
         }
@@ -661,16 +677,14 @@ impl Translator<'_> {
         }
         // Glyph letters in standard letters: without a Redefine only a
         // pawn's is rewritten, and that is the byte walk's.
-        let mut glyphs = glyph_at
+        let glyphs = glyph_at
             & moves
             & if self.map.is_empty() {
                 m.pawn
             } else {
                 m.capital
             };
-        while glyphs != 0 {
-            let at = glyphs.trailing_zeros() as usize;
-            glyphs &= glyphs - 1;
+        for at in bits(glyphs) {
             if glyph_before(at, 1) {
                 match self.letters[usize::from(block[at] - b'A')] {
                     0 | b'P' => return None,
@@ -679,10 +693,7 @@ impl Translator<'_> {
             }
         }
         // The legacy `^+` is written `+^`.
-        let mut carets = m.caret & moves;
-        while carets != 0 {
-            let at = carets.trailing_zeros() as usize;
-            carets &= carets - 1;
+        for at in bits(m.caret & moves) {
             if block[at + 1] == b'+' {
                 text[at..at + 2].copy_from_slice(b"+^");
             }
@@ -853,10 +864,7 @@ impl Translator<'_> {
         let out = &mut *self.out;
         let start = out.len();
         // A castling: `K`, two piece glyphs, a dash, the targets.
-        if g.get(i) == Some(&b'K')
-            && g.get(i + 1).is_some_and(u8::is_ascii_uppercase)
-            && g.get(i + 2).is_some_and(u8::is_ascii_uppercase)
-        {
+        if starts_castling(&g[i..]) {
             if let Some((_, d)) = dash_at(g, i + 3) {
                 out.push(b'K');
                 for k in 1..3 {
@@ -989,7 +997,7 @@ impl Translator<'_> {
     fn simple_move(&mut self, i: usize) -> Option<(usize, bool)> {
         let g = self.g;
         let block: &[u8; 16] = g.get(i..i + 16)?.try_into().ok()?;
-        if block[0] == b'K' && block[1].is_ascii_uppercase() && block[2].is_ascii_uppercase() {
+        if starts_castling(block) {
             // Maybe a castling, whose glyphs are read.
             return None;
         }
@@ -1033,10 +1041,7 @@ impl Translator<'_> {
         } else {
             m.capital
         };
-        let mut letters = glyphs & within & glyph_at;
-        while letters != 0 {
-            let at = letters.trailing_zeros() as usize;
-            letters &= letters - 1;
+        for at in bits(u32::from(glyphs & within & glyph_at)) {
             let promotion = at > 0 && block[at - 1] == b'=';
             let before_hex = g.get(i + at + 1).is_some_and(u8::is_ascii_alphabetic)
                 && g.get(i + at + 2).is_some_and(u8::is_ascii_digit);
