@@ -35,9 +35,14 @@ const GAME_START: &[u8] = b"\n[Variant \"";
 /// comment): see the README. Anything else is not a cut point.
 pub struct Chunker<R> {
     input: R,
-    /// Read but not yet handed out.
-    pending: Vec<u8>,
-    /// Where `pending` starts in the stream.
+    /// `buf[..filled]` is read but not yet handed out. All of `buf` is
+    /// initialized, so a read into it needs no zeroing first.
+    buf: Vec<u8>,
+    filled: usize,
+    /// Buffers handed back by [`Chunker::recycle`], to read into again:
+    /// their pages are mapped already.
+    spare: Vec<Vec<u8>>,
+    /// Where `buf` starts in the stream.
     origin: Origin,
     eof: bool,
     size: usize,
@@ -48,7 +53,9 @@ impl<R: Read> Chunker<R> {
     pub fn new(input: R, size: usize) -> Chunker<R> {
         Chunker {
             input,
-            pending: Vec::new(),
+            buf: Vec::new(),
+            filled: 0,
+            spare: Vec::new(),
             origin: Origin::START,
             eof: false,
             size: size.max(1),
@@ -60,45 +67,71 @@ impl<R: Read> Chunker<R> {
     pub fn next_chunk(&mut self) -> io::Result<Option<(Origin, Vec<u8>)>> {
         let mut searched = 0;
         loop {
-            if self.pending.len() >= self.size {
+            if self.filled >= self.size {
                 let from = searched.max(self.size).saturating_sub(GAME_START.len());
-                if let Some(cut) = find_cut(&self.pending, from) {
+                if let Some(cut) = find_cut(&self.buf[..self.filled], from) {
                     return Ok(Some(self.split(cut)));
                 }
-                searched = self.pending.len();
+                searched = self.filled;
             }
             if self.eof {
-                if self.pending.is_empty() {
+                if self.filled == 0 {
                     return Ok(None);
                 }
-                let len = self.pending.len();
-                return Ok(Some(self.split(len)));
+                return Ok(Some(self.split(self.filled)));
             }
             self.fill()?;
         }
+    }
+
+    /// Hands back a chunk's buffer, done with, to read later chunks into
+    /// (optional: a chunk not handed back is freed as any `Vec`).
+    pub fn recycle(&mut self, mut chunk: Vec<u8>) {
+        // Initialized to its capacity: past the chunk, that is the little
+        // read after its cut point.
+        chunk.resize(chunk.capacity(), 0);
+        self.spare.push(chunk);
     }
 
     fn fill(&mut self) -> io::Result<()> {
         // Up to the chunk size at once; past it, a little at a time, so that
         // what follows the cut, copied out when the chunk is split off, is
         // short.
-        let want = self.size.saturating_sub(self.pending.len()).max(1 << 16);
-        // Room for all of it first: read_to_end would grow the buffer by
-        // doubling, copying each chunk about twice more on this thread,
-        // which all workers wait on.
-        self.pending.reserve(want);
-        // read_to_end retries an interrupted read; fewer than `want` bytes
-        // means the end.
-        let n = (&mut self.input)
-            .take(want as u64)
-            .read_to_end(&mut self.pending)?;
-        self.eof = n < want;
+        let want = self.size.saturating_sub(self.filled).max(1 << 16);
+        let end = self.filled + want;
+        if self.buf.len() < end {
+            // Room for a chunk and what is read past it: growing by
+            // doubling would leave spare buffers twice as long, zeroed
+            // again on each recycle.
+            self.buf
+                .reserve_exact((self.size + (2 << 16)).saturating_sub(self.buf.len()));
+            self.buf.resize(end, 0);
+        }
+        // Fewer than `want` bytes means the end.
+        while self.filled < end {
+            match self.input.read(&mut self.buf[self.filled..end]) {
+                Ok(0) => break,
+                Ok(n) => self.filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.eof = self.filled < end;
         Ok(())
     }
 
     fn split(&mut self, cut: usize) -> (Origin, Vec<u8>) {
-        let rest = self.pending.split_off(cut);
-        let chunk = std::mem::replace(&mut self.pending, rest);
+        // What follows the cut moves to the front of a spare buffer, which
+        // then reads on.
+        let rest = self.filled - cut;
+        let mut next = self.spare.pop().unwrap_or_default();
+        if next.len() < rest {
+            next.resize(rest, 0);
+        }
+        next[..rest].copy_from_slice(&self.buf[cut..self.filled]);
+        let mut chunk = std::mem::replace(&mut self.buf, next);
+        chunk.truncate(cut);
+        self.filled = rest;
         let origin = self.origin;
         self.origin.byte += chunk.len() as u64;
         self.origin.line += memchr::memchr_iter(b'\n', &chunk).count() as u64;
@@ -118,10 +151,23 @@ fn find_cut(buf: &[u8], from: usize) -> Option<usize> {
 
 /// What a worker makes of one chunk.
 struct Done {
+    /// The chunk, handed back to be read into again.
+    chunk: Vec<u8>,
     out: Vec<u8>,
     rejects: Vec<u8>,
     diagnostics: Vec<Diagnostic>,
     report: io::Result<Report>,
+}
+
+/// A filtered chunk received: its input buffer goes back to the chunker,
+/// the rest waits its turn to be written.
+fn receive<R: Read>(
+    chunker: &mut Chunker<R>,
+    ready: &mut BTreeMap<usize, Done>,
+    (index, mut done): (usize, Done),
+) {
+    chunker.recycle(std::mem::take(&mut done.chunk));
+    ready.insert(index, done);
 }
 
 /// Filters `input` on `jobs` threads, each with a filter from `make`, and
@@ -153,7 +199,8 @@ pub fn run_parallel(
     let mut chunker = Chunker::new(input, chunk_size);
     let mut total = Report::default();
     std::thread::scope(|scope| {
-        let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Origin, Vec<u8>)>(jobs);
+        // A chunk's index, origin and bytes, and a buffer for its output.
+        let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Origin, Vec<u8>, Vec<u8>)>(jobs);
         let work_rx = Arc::new(Mutex::new(work_rx));
         let (done_tx, done_rx) = mpsc::channel::<(usize, Done)>();
         for _ in 0..jobs {
@@ -163,11 +210,14 @@ pub fn run_parallel(
                 let mut filter = make();
                 loop {
                     let job = work_rx.lock().expect("a worker panicked").recv();
-                    let Ok((index, origin, chunk)) = job else {
+                    let Ok((index, origin, chunk, mut out)) = job else {
                         return;
                     };
+                    out.clear();
+                    out.reserve(chunk.len());
                     let mut done = Done {
-                        out: Vec::with_capacity(chunk.len()),
+                        chunk: Vec::new(),
+                        out,
                         rejects: Vec::new(),
                         diagnostics: Vec::new(),
                         report: Ok(Report::default()),
@@ -181,6 +231,7 @@ pub fn run_parallel(
                         &mut |d| diags.push(d.clone()),
                     );
                     done.diagnostics = diags;
+                    done.chunk = chunk;
                     if done_tx.send((index, done)).is_err() {
                         return;
                     }
@@ -191,42 +242,48 @@ pub fn run_parallel(
 
         let mut ready = BTreeMap::new();
         let mut next = 0;
-        let mut write_ready =
-            |ready: &mut BTreeMap<usize, Done>, next: &mut usize| -> io::Result<()> {
-                while let Some(done) = ready.remove(next) {
-                    for d in &done.diagnostics {
-                        on_diagnostic(d);
-                    }
-                    total.add(&done.report?);
-                    out.write_all(&done.out)?;
-                    if let Some(r) = rejects.as_mut() {
-                        r.write_all(&done.rejects)?;
-                    }
-                    *next += 1;
+        // Output buffers written, to hand to workers again.
+        let mut spare_outs: Vec<Vec<u8>> = Vec::new();
+        let mut write_ready = |ready: &mut BTreeMap<usize, Done>,
+                               next: &mut usize,
+                               spare_outs: &mut Vec<Vec<u8>>|
+         -> io::Result<()> {
+            while let Some(done) = ready.remove(next) {
+                for d in &done.diagnostics {
+                    on_diagnostic(d);
                 }
-                Ok(())
-            };
+                total.add(&done.report?);
+                out.write_all(&done.out)?;
+                if let Some(r) = rejects.as_mut() {
+                    r.write_all(&done.rejects)?;
+                }
+                spare_outs.push(done.out);
+                *next += 1;
+            }
+            Ok(())
+        };
         let mut sent = 0;
         while let Some((origin, chunk)) = chunker.next_chunk()? {
             // Keep at most 2 × jobs chunks in flight.
             while sent - next >= 2 * jobs {
-                let (i, done) = done_rx.recv().expect("workers outlive the queue");
-                ready.insert(i, done);
-                write_ready(&mut ready, &mut next)?;
+                let done = done_rx.recv().expect("workers outlive the queue");
+                receive(&mut chunker, &mut ready, done);
+                write_ready(&mut ready, &mut next, &mut spare_outs)?;
             }
+            let out = spare_outs.pop().unwrap_or_default();
             work_tx
-                .send((sent, origin, chunk))
+                .send((sent, origin, chunk, out))
                 .expect("workers outlive the queue");
             sent += 1;
-            while let Ok((i, done)) = done_rx.try_recv() {
-                ready.insert(i, done);
+            while let Ok(done) = done_rx.try_recv() {
+                receive(&mut chunker, &mut ready, done);
             }
-            write_ready(&mut ready, &mut next)?;
+            write_ready(&mut ready, &mut next, &mut spare_outs)?;
         }
         drop(work_tx);
-        for (i, done) in done_rx.iter() {
-            ready.insert(i, done);
-            write_ready(&mut ready, &mut next)?;
+        for done in done_rx.iter() {
+            receive(&mut chunker, &mut ready, done);
+            write_ready(&mut ready, &mut next, &mut spare_outs)?;
         }
         Ok::<(), io::Error>(())
     })?;
@@ -284,6 +341,30 @@ mod tests {
         let whole = cut(&mut input.as_bytes());
         assert!(whole.len() > 2);
         assert_eq!(cut(&mut Trickle(input.as_bytes(), 0)), whole);
+    }
+
+    #[test]
+    fn chunks_read_into_recycled_buffers_are_the_same() {
+        let game = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n*\n\n";
+        let input = game.repeat(5000);
+        let cut = |recycle: bool| {
+            let mut c = Chunker::new(Trickle(input.as_bytes(), 0), 70_000);
+            let mut v = Vec::new();
+            while let Some((origin, chunk)) = c.next_chunk().unwrap() {
+                v.push((origin, chunk.clone()));
+                if recycle {
+                    // What a worker leaves in a buffer is no input.
+                    let len = chunk.len();
+                    c.recycle(vec![b'}'; len]);
+                }
+            }
+            v
+        };
+        let recycled = cut(true);
+        assert!(recycled.len() > 2);
+        let joined: Vec<u8> = recycled.iter().flat_map(|(_, c)| c.clone()).collect();
+        assert_eq!(joined, input.as_bytes());
+        assert_eq!(recycled, cut(false));
     }
 
     #[test]
