@@ -202,9 +202,7 @@ fn push_number(out: &mut Vec<u8>, n: u32, mark: u8) {
             let len = text_len(mask);
             let mark_at = 8 * (len - 2);
             let word = text & !(0xFF << mark_at) | u64::from(mark) << mark_at;
-            let at = out.len();
-            out.extend_from_slice(&word.to_le_bytes());
-            out.truncate(at + len);
+            push_block::<8>(out, &word.to_le_bytes(), len);
         }
         None => {
             crate::hex::push_decimal(out, u64::from(n));
@@ -228,14 +226,24 @@ fn push_run(out: &mut Vec<u8>, b: &[u8], n: usize) {
 }
 
 /// Appends `b[..n]` (`n` at most `N`) as a copy of `N` bytes cut to `n`, if
-/// `b` holds `N` bytes.
+/// `b` holds `N` bytes. The copy is written straight into the vector's
+/// room: `extend_from_slice` would call out of line for each.
 #[inline(always)]
 fn push_block<const N: usize>(out: &mut Vec<u8>, b: &[u8], n: usize) -> bool {
     match b.first_chunk::<N>() {
         Some(block) => {
+            debug_assert!(n <= N);
             let at = out.len();
-            out.extend_from_slice(block);
-            out.truncate(at + n);
+            out.reserve(N);
+            // SAFETY: `reserve` made room for `N` bytes after `at`, which
+            // the copy fills; `n <= N` of them are kept.
+            unsafe {
+                out.as_mut_ptr()
+                    .add(at)
+                    .cast::<[u8; N]>()
+                    .write_unaligned(*block);
+                out.set_len(at + n.min(N));
+            }
             true
         }
         None => false,
