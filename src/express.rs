@@ -320,6 +320,14 @@ fn starts_castling(b: &[u8]) -> bool {
     matches!(b, [b'K', x, y, ..] if x.is_ascii_uppercase() && y.is_ascii_uppercase())
 }
 
+/// Is the glyph of `width` bytes at `at` in a pair's `block`, where one
+/// may stand, a piece's: promoted (after `=`) or before a hex?
+#[inline(always)]
+fn glyph_in_pair(block: &[u8; 32], at: usize, width: usize) -> bool {
+    block[at - 1] == b'='
+        || block[at + width].is_ascii_alphabetic() && block[at + width + 1].is_ascii_digit()
+}
+
 /// The set bits of `mask`, low to high.
 #[inline(always)]
 fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
@@ -525,6 +533,12 @@ impl Translator<'_> {
     fn no_tag_line_in(&self, from: usize, to: usize) -> Option<()> {
         for nl in memchr::memchr_iter(b'\n', &self.g[from..to]) {
             let rest = &self.g[from + nl + 1..];
+            // Most lines show at once that they are none: their first byte
+            // past blanks (of this line or, if it is blank, of a later one)
+            // is not `[`.
+            if rest.trim_ascii_start().first() != Some(&b'[') {
+                continue;
+            }
             let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
             if looks_like_tag(line) {
                 return None;
@@ -638,10 +652,6 @@ impl Translator<'_> {
         // A piece glyph stands first, after `*`, `×` or `=`, before a hex or
         // promoted.
         let mut glyph_at = 1 << white | 1 << black | m.before_glyph << 1;
-        let glyph_before = |at: usize, width: usize| {
-            block[at - 1] == b'='
-                || block[at + width].is_ascii_alphabetic() && block[at + width + 1].is_ascii_digit()
-        };
         // Each character above ASCII is a `×`, a dash, `∞`, or in a FAN
         // game a piece's figurine where a glyph stands (a pawn's is the
         // byte walk's): written as one byte in its first place, the others
@@ -662,13 +672,13 @@ impl Translator<'_> {
                         at += 3;
                         continue;
                     }
-                    _ => match (dash_at(block, at), decode_figurine(&block[at..])) {
-                        (Some(_), _) => (b'-', 3),
-                        (_, Some((letter, _, len)))
+                    _ if dash_at(block, at).is_some() => (b'-', 3),
+                    _ => match decode_figurine(&block[at..]) {
+                        Some((letter, _, len))
                             if letter != b'P'
                                 && self.map.fan()
                                 && glyph_at & 1 << at != 0
-                                && glyph_before(at, len) =>
+                                && glyph_in_pair(block, at, len) =>
                         {
                             (letter, len)
                         }
@@ -693,7 +703,7 @@ impl Translator<'_> {
                 m.capital
             };
         for at in bits(glyphs) {
-            if glyph_before(at, 1) {
+            if glyph_in_pair(block, at, 1) {
                 match self.letters[usize::from(block[at] - b'A')] {
                     0 | b'P' => return None,
                     l => text[at] = l,

@@ -408,7 +408,7 @@ fn plain_rating(b: &[u8], i: usize) -> Option<(Rating, usize)> {
 
 /// A dash of CTL-AN at `i` (`-`, U+2010 to U+2014, U+2212), with its
 /// byte length.
-#[inline]
+#[inline(always)]
 pub(crate) fn dash_at(b: &[u8], i: usize) -> Option<(Dash, usize)> {
     match (b.get(i)?, b.get(i + 1), b.get(i + 2)) {
         (b'-', _, _) => Some((Dash::ASCII, 1)),
