@@ -1411,6 +1411,61 @@ mod tests {
         assert!(read_at_once > 450_000 / 32, "{read_at_once}");
     }
 
+    /// Games changed at random in one to four places (bytes of moves,
+    /// annotations, comments, variations, tags) are read the same with
+    /// the express path as by the reader alone: output, diagnostics and
+    /// counts, whether the translation takes the game or leaves it.
+    #[test]
+    fn a_game_changed_anywhere_reads_the_same_with_or_without_the_translation() {
+        let base = corpus::generate_vec(300_000, 15, false);
+        let starts: Vec<usize> = memmem::find_iter(&base, NEXT_GAME).map(|n| n + 1).collect();
+        let more: [&[u8]; 16] = [
+            b" ",
+            b",",
+            b":",
+            b"(",
+            b")",
+            b"{",
+            b"}",
+            b"?",
+            b"$1",
+            b"\n",
+            b"...",
+            b"(=)",
+            b"[",
+            b"]",
+            b"\"",
+            "\u{25c7}".as_bytes(),
+        ];
+        let mut rng = corpus::Rng::new(48);
+        let mut translated = 0;
+        let rounds = 3000;
+        for _ in 0..rounds {
+            // Three games; the first or second is changed.
+            let g = rng.below(starts.len() as u32 - 4) as usize;
+            let mut input = base[starts[g]..starts[g + 3]].to_vec();
+            let len = starts[g + 2] - starts[g];
+            for _ in 0..rng.range(1, 4) {
+                let at = rng.below(len as u32) as usize;
+                let with = if rng.chance(500) {
+                    *rng.pick(&MOVE_PIECES)
+                } else {
+                    *rng.pick(&more)
+                };
+                match rng.below(3) {
+                    0 => drop(input.splice(at..at + 1, with.iter().copied())),
+                    1 => drop(input.splice(at..at, with.iter().copied())),
+                    _ => drop(input.remove(at)),
+                }
+            }
+            translated += usize::from(translate(&input, &mut Vec::new(), false).is_some());
+            let [fast, read] = both_ways(&input);
+            assert!(fast == read, "{}", String::from_utf8_lossy(&input));
+        }
+        // Short of a quarter taken, the test would hardly test the path.
+        assert!(translated > rounds / 4, "{translated}");
+    }
+
     /// Games the translation once read otherwise than the reader (or
     /// that it must leave to it), each with a game after it: a game needs
     /// the next to be known over.
