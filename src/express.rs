@@ -1219,9 +1219,6 @@ mod tests {
         assert!(translated > 200, "{translated}");
     }
 
-    /// A move read 16 bytes at once is written as the byte walk writes it,
-    /// in a game with no Redefine, with one, and in figurines; random
-    /// moves of the bytes that matter, each followed by what may end one.
     /// What random moves are made of: the bytes of each class a move's
     /// readers tell apart, the multi-byte characters, and longer pieces.
     const MOVE_PIECES: [&[u8]; 36] = [
@@ -1274,6 +1271,9 @@ mod tests {
         })
     }
 
+    /// A move read 16 bytes at once is written as the byte walk writes it,
+    /// in a game with no Redefine, with one, and in figurines; random
+    /// moves of the bytes that matter, each followed by what may end one.
     #[test]
     fn a_move_read_at_once_reads_as_byte_by_byte() {
         let pieces = MOVE_PIECES;
