@@ -508,6 +508,7 @@ fn result_line(line: &[u8]) -> Option<Outcome> {
 mod tests {
     use super::*;
     use crate::lexer::plain::test_corpus as corpus;
+    use crate::test_edits::three_games_changed;
     use crate::{Diagnostic, Filter, FilterBuilder, Report};
 
     /// What the filter makes of `input` (output, rejected games,
@@ -604,18 +605,6 @@ mod tests {
         assert_eq!(canonical_count(&filtered), games - 1);
     }
 
-    /// A small seeded generator (xorshift), so that failures repeat.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
-
     #[test]
     fn a_canonical_game_changed_anywhere_reads_the_same_with_or_without_the_copy() {
         // Filtered output has every canonical shape: `(=)`, `+∞`, `N?`, NFC tags.
@@ -672,22 +661,12 @@ mod tests {
             b"...",
             b"...,",
         ];
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = corpus::Rng::new(47);
         let mut still_canonical = 0;
         for round in 0..4000 {
-            // Three games; the first or second is changed.
-            let g = rng.below(starts.len() - 3);
-            let mut input = base[starts[g]..starts[g + 3]].to_vec();
-            let len = starts[g + 2] - starts[g];
-            for _ in 0..1 + rng.below(2) {
-                let at = rng.below(len);
-                let with = alphabet[rng.below(alphabet.len())];
-                match rng.below(3) {
-                    0 => drop(input.splice(at..at + 1, with.iter().copied())),
-                    1 => drop(input.splice(at..at, with.iter().copied())),
-                    _ => drop(input.remove(at)),
-                }
-            }
+            let edits = rng.range(1, 2);
+            let input =
+                three_games_changed(&base, &starts, &mut rng, edits, |rng| *rng.pick(alphabet));
             still_canonical += usize::from(canonical_count(&input) > 0);
             // Every other time, stopping at the first rejected game.
             let [copied, read] =

@@ -1125,6 +1125,7 @@ mod tests {
     use super::*;
     use crate::canonical;
     use crate::lexer::plain::test_corpus as corpus;
+    use crate::test_edits::three_games_changed;
     use crate::{Diagnostic, Filter, Report};
 
     /// What the filter makes of `input`: with the express path (and not
@@ -1441,23 +1442,14 @@ mod tests {
         let mut translated = 0;
         let rounds = 3000;
         for _ in 0..rounds {
-            // Three games; the first or second is changed.
-            let g = rng.below(starts.len() as u32 - 4) as usize;
-            let mut input = base[starts[g]..starts[g + 3]].to_vec();
-            let len = starts[g + 2] - starts[g];
-            for _ in 0..rng.range(1, 4) {
-                let at = rng.below(len as u32) as usize;
-                let with = if rng.chance(500) {
+            let edits = rng.range(1, 4);
+            let input = three_games_changed(&base, &starts, &mut rng, edits, |rng| {
+                if rng.chance(500) {
                     *rng.pick(&MOVE_PIECES)
                 } else {
                     *rng.pick(&more)
-                };
-                match rng.below(3) {
-                    0 => drop(input.splice(at..at + 1, with.iter().copied())),
-                    1 => drop(input.splice(at..at, with.iter().copied())),
-                    _ => drop(input.remove(at)),
                 }
-            }
+            });
             translated += usize::from(translate(&input, &mut Vec::new(), false).is_some());
             let [fast, read] = both_ways(&input);
             assert!(fast == read, "{}", String::from_utf8_lossy(&input));

@@ -44,6 +44,8 @@ mod pdtl;
 mod reader;
 mod redefine;
 mod simd;
+#[cfg(test)]
+mod test_edits;
 mod verify;
 mod writer;
 
