@@ -1464,7 +1464,7 @@ mod tests {
     #[test]
     fn what_the_reader_reports_is_left_to_it() {
         let next: &[u8] = b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n";
-        let games: [&[u8]; 17] = [
+        let games: [&[u8]; 19] = [
             // A figurine before a digit is no glyph: the reader reports it.
             "[Variant \"C'escacs\"]\n[Redefine \"FAN\"]\n\n1. E7-E13, E21-E15\n2. \u{2616}5-E11:\n*\n"
                 .as_bytes(),
@@ -1488,7 +1488,10 @@ mod tests {
             b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n{ \x80 }\n",
             b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n[Variant \"C'escacs\"] [Event \"\xFF\"]\n1. E7-E13:\n*\n",
             // A tag-like line inside a comment ends the game.
-            b"[Variant \"C'escacs\"]\n\n1. E7-E13 { a\n[see \"x\"] }:\n*\n",
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13 { a\n[see \"x\"] } E21-E15:\n*\n",
+            // After blanks, a blank line, or in a variation, too.
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13 { a\n\n  [see \"x\"] } E21-E15:\n*\n",
+            b"[Variant \"C'escacs\"]\n\n1. E7-E13 (1. E5-E9\n[see \"x\"]) E21-E15:\n*\n",
             // A piece in a PDTL that is no standard letter, on the board
             // and among the castling rights: copied as it stands, and left
             // to the reader by the check.
