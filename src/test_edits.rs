@@ -3,8 +3,8 @@
 
 use crate::lexer::plain::test_corpus::Rng;
 
-/// Three games of `base`, from a game start of `starts` (the start of
-/// every game in `base`) picked at random, with `edits` changes in the
+/// Three games of `base`, from one of `starts` (game starts in `base`, in
+/// order) picked at random, with `edits` changes in the
 /// first two: each at a random byte, which is replaced by `with(rng)`'s
 /// bytes, has them put before it, or is removed. The third game is the one
 /// that tells where the second ends.
