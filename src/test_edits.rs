@@ -4,10 +4,10 @@
 use crate::lexer::plain::test_corpus::Rng;
 
 /// Three games of `base`, from one of `starts` (game starts in `base`, in
-/// order) picked at random, with `edits` changes in the
-/// first two: each at a random byte, which is replaced by `with(rng)`'s
-/// bytes, has them put before it, or is removed. The third game is the one
-/// that tells where the second ends.
+/// order) picked at random, with `edits` changes in the first two: each
+/// at a random byte, which is replaced by `with(rng)`'s bytes, has them
+/// put before it, or is removed. The third game is the one that tells
+/// where the second ends.
 pub(crate) fn three_games_changed(
     base: &[u8],
     starts: &[usize],
