@@ -616,10 +616,11 @@ impl Translator<'_> {
     }
 
     /// The next move pair at `i` written as the writer writes it, `N. W,
-    /// B` and a line end (or a blank and a number or a move), read at once
-    /// (`white`: the length of its number, from [`Self::next_number_at`]):
-    /// each move's bytes kept as they are but `×`, dashes, figurines and
-    /// the glyph letters a Redefine rewrites; no pawn's glyph, no mate.
+    /// B` and a line end (or a blank and a number, a move, a comment or a
+    /// variation), read at once (`white`: the length of its number, from
+    /// [`Self::next_number_at`]): each move's bytes kept as they are but
+    /// `×`, dashes, figurines and the glyph letters a Redefine rewrites; no
+    /// pawn's glyph, no mate.
     /// Returns where it ends; `None` (nothing read or written) for anything
     /// else, which the token walk reads.
     #[inline]
@@ -635,8 +636,14 @@ impl Translator<'_> {
         if end >= 31 || end == black {
             return None;
         }
-        // Nothing may follow Black's move on its line but the next token.
-        if block[end] == b' ' && !block[end + 1].is_ascii_alphanumeric() {
+        // Nothing may follow Black's move on its line but the next token, a
+        // comment or a variation (not a draw offer: the move's).
+        if block[end] == b' '
+            && !(block[end + 1].is_ascii_alphanumeric()
+                || block[end + 1] == b'{'
+                || block[end + 1] == b'('
+                    && block.get(end + 2..end + 4).is_some_and(|d| d != b"=)"))
+        {
             return None;
         }
         let span = |from: usize, to: usize| (1u32 << to) - (1u32 << from);
@@ -1344,8 +1351,8 @@ mod tests {
         ];
         // What may stand after each move, the common ones more often.
         let seps: [&[u8]; 6] = [b", ", b", ", b", ", b",", b" ", b", ,"];
-        let ends: [&[u8]; 9] = [
-            b"\n", b"\n", b" 13. ", b" 13. ", b" ", b" {", b" !", b"\n(", b":",
+        let ends: [&[u8]; 11] = [
+            b"\n", b"\n", b" 13. ", b" 13. ", b" ", b" {", b" !", b"\n(", b" (", b" (=)", b":",
         ];
         let maps = maps();
         let mut rng = corpus::Rng::new(47);
