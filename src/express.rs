@@ -17,7 +17,9 @@
 //! require the same output, diagnostics and counts either way.
 
 use crate::canonical::{word, GameText, NUMBER_TEXTS, VARIANT_LINE};
-use crate::lexer::plain::{annotations, dash_at, decimal_at, is_tag_name_byte, nothing_follows};
+use crate::lexer::plain::{
+    annotations, dash_at, decimal_at, is_tag_name_byte, nothing_follows, opens_aside,
+};
 use crate::model::{decode_figurine, Outcome, Side};
 use crate::reader::looks_like_tag;
 use crate::redefine::RedefineMap;
@@ -639,10 +641,7 @@ impl Translator<'_> {
         // Nothing may follow Black's move on its line but the next token, a
         // comment or a variation (not a draw offer: the move's).
         if block[end] == b' '
-            && !(block[end + 1].is_ascii_alphanumeric()
-                || block[end + 1] == b'{'
-                || block[end + 1] == b'('
-                    && block.get(end + 2..end + 4).is_some_and(|d| d != b"=)"))
+            && !(block[end + 1].is_ascii_alphanumeric() || opens_aside(self.g, i + end + 1))
         {
             return None;
         }

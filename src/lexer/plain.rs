@@ -446,7 +446,7 @@ fn plain_result(b: &[u8], i: usize) -> Option<Outcome> {
 /// Is a comment or a variation (not `(=)`) at `i`? The plain path stops
 /// there and leaves the rest of the line to the lexer.
 #[inline]
-fn opens_aside(b: &[u8], i: usize) -> bool {
+pub(crate) fn opens_aside(b: &[u8], i: usize) -> bool {
     match b.get(i) {
         Some(b'{') => true,
         Some(b'(') => b.get(i + 1..i + 3) != Some(b"=)"),
