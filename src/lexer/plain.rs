@@ -444,7 +444,8 @@ fn plain_result(b: &[u8], i: usize) -> Option<Outcome> {
 }
 
 /// Is a comment or a variation (not `(=)`) at `i`? The plain path stops
-/// there and leaves the rest of the line to the lexer.
+/// there and leaves the rest of the line to the lexer; the express path's
+/// pair reader lets one follow a pair.
 #[inline]
 pub(crate) fn opens_aside(b: &[u8], i: usize) -> bool {
     match b.get(i) {
