@@ -1,9 +1,13 @@
 //! Folder workflows, machine-readable output and the generated help: what
 //! users of PGN tools reach for.
 
+#[path = "../examples/support/corpus.rs"]
+mod corpus;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
+use std::process::Output;
 
 const GOOD: &str =
     "[Variant \"C'escacs\"]\n[Event \"CG\"]\n1. E7-E13, E21-E15 (=)\n2. VF0-F2:\n3-0\n";
@@ -210,21 +214,62 @@ fn color_always_colours_the_level_and_never_does_not() {
     assert!(!String::from_utf8(out.stderr).unwrap().contains('\x1b'));
 }
 
+/// `--jobs 2`, in chunks small enough to cut `path` at many game
+/// boundaries, writes what `--jobs 1` writes: the output, the diagnostics
+/// (their lines and columns are the whole file's) and the exit status.
+/// Returns what `--jobs 1` did.
+fn two_jobs_write_what_one_writes(path: &Path, chunk_bytes: usize) -> Output {
+    let one = cmd().args(["-j", "1"]).arg(path).output().unwrap();
+    let two = cmd()
+        .args(["-j", "2", "--chunk-bytes", &chunk_bytes.to_string()])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(one.stdout == two.stdout, "{}", path.display());
+    assert_eq!(
+        String::from_utf8_lossy(&one.stderr),
+        String::from_utf8_lossy(&two.stderr),
+        "{}",
+        path.display()
+    );
+    assert_eq!(one.status.code(), two.status.code(), "{}", path.display());
+    one
+}
+
 #[test]
 fn jobs_do_not_change_the_output() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("many.ctl-pgn");
     write(&f, &format!("{GOOD}{BAD}").repeat(200));
-    let one = cmd().args(["-j", "1"]).arg(&f).output().unwrap();
-    // Small chunks, so that the file is cut at many game boundaries.
-    let two = cmd()
-        .args(["-j", "2", "--chunk-bytes", "300"])
-        .arg(&f)
-        .output()
-        .unwrap();
-    assert_eq!(one.stdout, two.stdout);
-    assert_eq!(one.stderr, two.stderr);
+    let one = two_jobs_write_what_one_writes(&f, 300);
     assert_eq!(one.status.code(), Some(1));
+}
+
+#[test]
+fn jobs_do_not_change_the_output_of_the_corpus() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&corpus)
+        .unwrap()
+        .chain(std::fs::read_dir(corpus.join("errors")).unwrap())
+    {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "ctl-pgn") {
+            two_jobs_write_what_one_writes(&path, 200);
+            n += 1;
+        }
+    }
+    assert!(n > 30, "{n} corpus files");
+}
+
+#[test]
+fn jobs_do_not_change_the_output_of_the_generated_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    for ascii in [false, true] {
+        let path = dir.path().join("generated.ctl-pgn");
+        std::fs::write(&path, corpus::generate_vec(1_000_000, 1, ascii)).unwrap();
+        two_jobs_write_what_one_writes(&path, 16 * 1024);
+    }
 }
 
 #[test]
