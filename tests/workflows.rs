@@ -247,11 +247,11 @@ fn jobs_do_not_change_the_output() {
 
 #[test]
 fn jobs_do_not_change_the_output_of_the_corpus() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut n = 0;
-    for entry in std::fs::read_dir(&corpus)
+    for entry in std::fs::read_dir(&dir)
         .unwrap()
-        .chain(std::fs::read_dir(corpus.join("errors")).unwrap())
+        .chain(std::fs::read_dir(dir.join("errors")).unwrap())
     {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|x| x == "ctl-pgn") {
