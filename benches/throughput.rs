@@ -10,8 +10,7 @@
 #[path = "../examples/support/corpus.rs"]
 mod corpus;
 
-use ctlpgn_filter::passes::{bench_half_moves, bench_lex};
-use ctlpgn_filter::{Context, Filter};
+use ctlpgn_filter::Filter;
 use divan::counter::BytesCount;
 use divan::{black_box, Bencher};
 use std::sync::LazyLock;
@@ -32,38 +31,14 @@ fn main() {
     divan::main();
 }
 
-/// The logos lexer over every line, no reader around it.
+/// The tokenizer alone over the whole input, no reader around it: the
+/// floor under the reader's time.
 #[divan::bench(args = ["mixed", "ascii"])]
-fn lexer(bencher: Bencher, corpus: &str) {
+fn tokenizer(bencher: Bencher, corpus: &str) {
     let data = input(corpus);
     bencher
         .counter(BytesCount::new(data.len()))
-        .bench(|| bench_lex(black_box(data)));
-}
-
-/// The six built-in passes and the move writer over the corpus's
-/// half-moves (parsed beforehand); throughput counts the whole corpus.
-#[divan::bench(args = ["mixed", "ascii"])]
-fn pass_chain(bencher: Bencher, corpus: &str) {
-    let data = input(corpus);
-    let moves = bench_half_moves(data);
-    bencher
-        .counter(BytesCount::new(data.len()))
-        .with_inputs(|| {
-            let passes = ctlpgn_filter::passes::builtin();
-            (passes, Context::default(), Vec::with_capacity(1 << 20))
-        })
-        .bench_local_values(|(mut passes, mut cx, mut out)| {
-            for mv in &moves {
-                let mut mv = *mv;
-                for p in passes.iter_mut() {
-                    p.half_move(&mut mv, &mut cx);
-                }
-                out.clear();
-                mv.write_move(&mut out);
-            }
-            black_box(out.len())
-        });
+        .bench(|| ctlpgn_filter::passes::bench_tokens(black_box(data)));
 }
 
 /// The whole filter, bytes in to canonical bytes out (to a sink).

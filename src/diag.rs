@@ -178,6 +178,29 @@ mod tests {
     }
 }
 
+/// [`excerpt`] of the line that byte `i` of `bytes` is on, whatever the
+/// line's length: only the bytes a window of characters can take each
+/// side of the fault are looked at.
+pub(crate) fn excerpt_at(bytes: &[u8], i: usize, column: u64) -> (String, u64) {
+    // Enough for the shown window of characters, whatever their UTF-8 length.
+    const REACH: usize = 4 * WINDOW + 4;
+    let i = i.min(bytes.len());
+    let lo = i.saturating_sub(REACH);
+    let from = memchr::memrchr(b'\n', &bytes[lo..i]).map_or(lo, |n| lo + n + 1);
+    let hi = (i + REACH).min(bytes.len());
+    let mut to = memchr::memchr(b'\n', &bytes[i..hi]).map_or(hi, |n| i + n);
+    while to > i && bytes[to - 1] == b'\r' {
+        to -= 1;
+    }
+    let (mut text, mut first) = excerpt(&bytes[from..to], i - from, column);
+    if from > 0 && from == lo && bytes[from - 1] != b'\n' && !text.starts_with('…') {
+        // The window starts inside the line.
+        text.insert(0, '…');
+        first = first.saturating_sub(1);
+    }
+    (text, first)
+}
+
 /// The part of `line` shown under a fault at byte `off`, whose column is
 /// `column`: up to half a window of characters each side, `…` where cut.
 /// Returns the text and the column of its first character.

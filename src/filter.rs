@@ -1,11 +1,14 @@
 //! The filter: which passes run, and a run over one input.
 
 use crate::diag::Diagnostic;
-use crate::express::NEXT_GAME;
-use crate::pass::{Context, Pass};
-use crate::reader::Reader;
-use crate::writer::{Format, Writer};
-use std::io::{self, BufRead, Write};
+use crate::passes::{
+    AsciiSeparators, Chain, Context, DropComments, DropRatings, DropVariations, FanToLetters, Pass,
+    Slot, UndoRedefine,
+};
+use crate::read::Reader;
+use crate::verify::Verify;
+use crate::write::{Format, Writer};
+use std::io::{self, Read, Write};
 
 /// What a run did: every game read is either written or rejected.
 ///
@@ -100,6 +103,7 @@ pub const PASS_NAMES: [&str; 6] = [
 pub struct FilterBuilder {
     format: Format,
     skip: Vec<&'static str>,
+    verify: Option<Verify>,
     extra: Vec<Box<dyn Pass>>,
     strict: bool,
     fail_fast: bool,
@@ -117,6 +121,7 @@ impl FilterBuilder {
         FilterBuilder {
             format: Format::CtlPgn,
             skip: Vec::new(),
+            verify: None,
             extra: Vec::new(),
             strict: false,
             fail_fast: false,
@@ -163,6 +168,14 @@ impl FilterBuilder {
         }
     }
 
+    /// Replays each game with `verify`, after the built-in passes (see
+    /// [`Verify`]): the same as `.pass(Box::new(verify))`, without the
+    /// dynamic dispatch.
+    pub fn verify(mut self, verify: Verify) -> Self {
+        self.verify = Some(verify);
+        self
+    }
+
     /// Appends a pass of your own after the built-in ones.
     pub fn pass(mut self, pass: Box<dyn Pass>) -> Self {
         self.extra.push(pass);
@@ -189,31 +202,20 @@ impl FilterBuilder {
 
     /// The filter.
     pub fn build(self) -> Filter {
-        let mut passes: Vec<Box<dyn Pass>> = crate::passes::builtin()
-            .into_iter()
-            .filter(|p| !self.skip.contains(&p.name()))
-            .collect();
-        // Without extra passes, and with these three, the canonical text of
-        // a plain move is known before the chain runs (see Reader::plain);
-        // ndjson builds its moves from the half-move itself.
-        let plain_chain = self.extra.is_empty()
-            && self.format == Format::CtlPgn
-            && ["redefine", "fan", "ascii"]
-                .iter()
-                .all(|n| !self.skip.contains(n));
-        // And with these three, the express path's text is the chain's.
-        let drops_all = ["comments", "variations", "ratings"]
-            .iter()
-            .all(|n| !self.skip.contains(n));
-        passes.extend(self.extra);
+        let on = |name: &str| !self.skip.contains(&name);
+        let chain = Chain {
+            redefine: on("redefine").then(|| Slot::new(UndoRedefine)),
+            fan: on("fan").then(|| Slot::new(FanToLetters::default())),
+            comments: on("comments").then(|| Slot::new(DropComments)),
+            variations: on("variations").then(|| Slot::new(DropVariations)),
+            ratings: on("ratings").then(|| Slot::new(DropRatings)),
+            ascii: on("ascii").then(|| Slot::new(AsciiSeparators)),
+            verify: self.verify.map(Slot::new),
+            extra: self.extra.into_iter().map(Slot::new).collect(),
+            ..Chain::default()
+        };
         Filter {
-            drop_comments: passes.iter().any(|p| p.drops_comments()),
-            drop_variations: passes.iter().any(|p| p.drops_variations()),
-            drop_ratings: passes.iter().any(|p| p.name() == "ratings"),
-            plain_chain,
-            copy_canonical: plain_chain,
-            express: plain_chain && drops_all,
-            passes,
+            chain,
             strict: self.strict,
             fail_fast: self.fail_fast,
             cx: Context::default(),
@@ -234,19 +236,7 @@ impl FilterBuilder {
 /// assert_eq!(out, b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n");
 /// ```
 pub struct Filter {
-    pub(crate) passes: Vec<Box<dyn Pass>>,
-    pub(crate) drop_comments: bool,
-    pub(crate) drop_variations: bool,
-    pub(crate) drop_ratings: bool,
-    /// The chain does to plain moves only what `Reader::plain` knows.
-    pub(crate) plain_chain: bool,
-    /// With `plain_chain`: games that are canonical already are copied
-    /// (see `Reader::fast_games`); off only to test that it changes nothing.
-    pub(crate) copy_canonical: bool,
-    /// With `plain_chain` and comments, variations and ratings dropped:
-    /// games in the common forms are translated without the reader (see
-    /// `Reader::fast_games`); off only to test that it changes nothing.
-    pub(crate) express: bool,
+    pub(crate) chain: Chain,
     pub(crate) strict: bool,
     pub(crate) fail_fast: bool,
     pub(crate) cx: Context,
@@ -269,26 +259,25 @@ impl Filter {
 
     /// The names of the passes in the chain, in order.
     pub fn pass_names(&self) -> Vec<&'static str> {
-        self.passes.iter().map(|p| p.name()).collect()
+        self.chain.names()
     }
 
     /// Filters `input` into `out`, handing each diagnostic to `on_diagnostic`
     /// as its game ends. I/O errors end the run; bad games do not.
     pub fn run(
         &mut self,
-        input: impl BufRead,
+        input: impl Read,
         out: &mut dyn Write,
         on_diagnostic: &mut dyn FnMut(&Diagnostic),
     ) -> io::Result<Report> {
         self.run_with_rejects(input, out, None, on_diagnostic)
     }
 
-    /// Like [`Filter::run`], and writes each rejected game's original bytes
-    /// (from its first token to the next game's) to `rejects`, followed by a
-    /// newline when they do not end with one.
+    /// Like [`Filter::run`], and writes each rejected game's bytes, exactly
+    /// as read (from its first byte to the next game's), to `rejects`.
     pub fn run_with_rejects<'a>(
         &'a mut self,
-        input: impl BufRead,
+        input: impl Read,
         out: &'a mut dyn Write,
         rejects: Option<&'a mut dyn Write>,
         on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
@@ -302,76 +291,12 @@ impl Filter {
     pub fn run_from<'a>(
         &'a mut self,
         origin: Origin,
-        mut input: impl BufRead,
+        input: impl Read,
         out: &'a mut dyn Write,
         rejects: Option<&'a mut dyn Write>,
         on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
     ) -> io::Result<Report> {
-        let mut reader = Reader::new(self, out, on_diagnostic);
-        reader.rejects = rejects;
-        reader.line_no = origin.line;
-        reader.line_start = origin.byte;
-        // Lines are read where they lie in the input's buffer. What a
-        // buffer ends inside of, a line or a game the fast path would take
-        // whole, is kept in `tail` and read once the next buffer has
-        // given it its end: the rest of its line, or the rest of its game
-        // up to the next game's Variant line.
-        let mut tail = Vec::new();
-        loop {
-            let available = match input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            let end = available.is_empty();
-            let mut from = 0;
-            if !tail.is_empty() {
-                let completion = if tail[0] == b'[' && tail.len() < MAX_TAIL {
-                    // A game: up to and with the next game's first line.
-                    memchr::memmem::find(available, NEXT_GAME)
-                        .and_then(|n| memchr::memchr(b'\n', &available[n + 1..]).map(|m| n + m + 2))
-                } else {
-                    memchr::memchr(b'\n', available).map(|n| n + 1)
-                };
-                if completion.is_none() && !end && tail.len() + available.len() < MAX_TAIL {
-                    // Still no end in sight: nothing to read yet.
-                    tail.extend_from_slice(available);
-                    let n = available.len();
-                    input.consume(n);
-                    continue;
-                }
-                from = completion.unwrap_or(available.len());
-                tail.extend_from_slice(&available[..from]);
-                let read = read_buffer(&mut reader, &tail, end, tail.len() < MAX_TAIL)?;
-                if reader.stopped {
-                    break;
-                }
-                tail.drain(..read);
-                if tail.len() <= from {
-                    // What is left of the tail is in this buffer too.
-                    from -= tail.len();
-                    tail.clear();
-                } else {
-                    tail.extend_from_slice(&available[from..]);
-                    from = available.len();
-                }
-            }
-            if end {
-                break;
-            }
-            let rest = &available[from..];
-            let read = read_buffer(&mut reader, rest, false, true)?;
-            if reader.stopped {
-                break;
-            }
-            tail.extend_from_slice(&rest[read..]);
-            let n = available.len();
-            input.consume(n);
-        }
-        if !reader.stopped {
-            reader.finish_game(&[], None)?;
-        }
-        Ok(reader.report)
+        Reader::new(self, origin, input, out, rejects, on_diagnostic).run()
     }
 
     /// Filters a whole byte slice; returns the output, the diagnostics and
@@ -384,56 +309,6 @@ impl Filter {
             .expect("writing to memory does not fail");
         (out, diags, report)
     }
-}
-
-/// A game longer than this that a buffer ends inside of is read line by
-/// line rather than kept whole.
-const MAX_TAIL: usize = 1 << 20;
-
-/// Reads the whole lines of `buf`, and at a game's start the run of games
-/// the fast path copies whole. `at_end`: the input ends with `buf`, so its
-/// last line is read even with no line end. `wait_for_games`: a game that
-/// the fast path would check and that `buf` may end inside of is left
-/// unread, to come again with its end. Returns how many bytes it read,
-/// which falls short of `buf` only by such a game or line.
-fn read_buffer(
-    reader: &mut Reader<'_>,
-    buf: &[u8],
-    at_end: bool,
-    wait_for_games: bool,
-) -> io::Result<usize> {
-    // The buffer's whole lines are checked as UTF-8 in one go: for lines
-    // this short, SIMD pays only over many at once.
-    let lines = memchr::memrchr(b'\n', buf).map_or(0, |n| n + 1);
-    let lines_utf8 = lines > 0 && simdutf8::basic::from_utf8(&buf[..lines]).is_ok();
-    let mut start = 0;
-    while start < buf.len() {
-        // Only a tag line may start a canonical game.
-        if buf[start] == b'[' {
-            match reader.fast_games(&buf[start..], lines_utf8)? {
-                None if wait_for_games && !at_end => return Ok(start),
-                Some(copied) if copied > 0 => {
-                    start += copied;
-                    continue;
-                }
-                _ => {}
-            }
-            if reader.stopped {
-                return Ok(start);
-            }
-        }
-        let line = match memchr::memchr(b'\n', &buf[start..]) {
-            Some(n) => &buf[start..=start + n],
-            None if at_end => &buf[start..],
-            None => return Ok(start),
-        };
-        reader.line(line, lines_utf8 && start + line.len() <= lines)?;
-        start += line.len();
-        if reader.stopped {
-            return Ok(start);
-        }
-    }
-    Ok(start)
 }
 
 /// Hands its bytes out a few at a time (1 to 4093, varying), as a pipe
@@ -455,18 +330,12 @@ impl io::Read for Trickle<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexer::plain::test_corpus as corpus;
     use std::io::BufReader;
 
     #[test]
     fn output_is_the_same_however_the_input_arrives() {
-        let mixed = corpus::generate_vec(200_000, 31, false);
-        let canonical = Filter::default().filter_bytes(&mixed).0;
-        // Games the fast path takes whole and games it does not, cut by
-        // every kind of buffer end: inside a line, inside a game, between.
-        let mut input = canonical.clone();
-        input.extend_from_slice(&mixed);
-        input.extend_from_slice(&canonical);
+        let game = "[Variant \"C'escacs\"]\n{ a comment\nover lines }\n1. E7‐E13 ?!, E21-E15 (1. ..., F20-F16\n.{ inside }\n) 2. F8-F12:\n*\n\n";
+        let mut input = game.repeat(300).into_bytes();
         input.extend_from_slice(b"[Variant \"C'escacs\"]\n\n1. E7-E13:");
         let whole = Filter::default().filter_bytes(&input);
         for capacity in [1, 7, 64, 1000, 4096] {

@@ -1,18 +1,17 @@
 //! `ctlpgn-filter`: turns any CTL-PGN (game records of C'escacs, the
 //! hexagonal chess variant) into canonical input for a minimal reader.
 //!
-//! Data flow:
+//! Data flow: one reader for every game and every option.
 //!
 //! ```text
-//! lines ─▶ logos lexer (+ comment / variation mode machine) ─▶ half-moves, tags, comments
-//!       ─▶ passes: redefine ▸ fan ▸ comments ▸ variations ▸ ratings ▸ ascii ▸ yours
-//!       ─▶ writer (one canonical game at a time)
+//! bytes ─▶ read:   logos tokens (+ comment / variation mode machine), game boundaries
+//!       ─▶ passes: redefine ▸ fan ▸ comments ▸ variations ▸ ratings ▸ ascii ▸ verify ▸ yours
+//!       ─▶ write:  canonical CTL-PGN or ndjson, one game at a time
 //! ```
 //!
-//! Most games skip all of this: a game that is canonical already (the
-//! writer's own layout, nothing to report) is copied whole, and a game in
-//! the common hand-written forms is translated straight into its canonical
-//! text; a check of the writer's layout decides on both.
+//! Each pass says which items it wants ([`Interest`]), so the chain costs
+//! nothing on the rest; a pass that drops every comment or variation lets
+//! the reader skip them unread.
 //!
 //! ```
 //! let input = "[Variant \"C'escacs\"]\n1. E7‐E13 ?!, E21-E15\n{ a comment }\n2. E13×F16:\n";
@@ -27,39 +26,28 @@
 //! ```
 #![deny(missing_docs)]
 
-/// The board's columns and lines, the piece letters, the castlings (shared
-/// with `build.rs`).
-mod alphabet;
-mod canonical;
 mod diag;
-mod express;
 mod filter;
-mod hex;
-mod lexer;
-mod model;
+mod grammar;
 mod parallel;
-mod pass;
 pub mod passes;
 mod pdtl;
-mod reader;
-mod redefine;
-mod simd;
-#[cfg(test)]
-mod test_edits;
+mod read;
 mod verify;
-mod writer;
+mod write;
 
-pub use writer::Format;
+pub use write::Format;
 
 pub use diag::{Diagnostic, Severity};
 pub use filter::{Filter, FilterBuilder, Origin, Report, PASS_NAMES};
-pub use hex::{Hex, HexError, COLUMNS};
-pub use model::{
+pub use grammar::half_move::Traits;
+pub use grammar::hex::{Hex, HexError, COLUMNS};
+pub use grammar::model::{
     Action, Check, Dash, Glyph, HalfMove, Outcome, Rating, Sep, Side, CASTLING, FIGURINES,
     STANDARD_LETTERS,
 };
+pub use grammar::redefine::{RedefineError, RedefineMap};
 pub use parallel::{run_parallel, Chunker};
-pub use pass::{Context, Flow, Pass, Tag, Variation};
+pub use passes::{Context, Flow, Interest, Pass, Tag, Variation};
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, Piece};
-pub use redefine::{RedefineError, RedefineMap};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};

@@ -3,10 +3,10 @@
 //! `/28:v/27:dk/.../0:V/ w RKRrkr - 0 1`: pieces line by line from 28 down,
 //! turn, castling state, en passant / scornful hex, halfmove clock, move number.
 
-use crate::hex::{push_decimal, Hex};
-use crate::lexer::is_piece_letter;
-use crate::lexer::plain::decimal_at;
-use crate::model::{decode_figurine, Dash, Glyph, Side, STANDARD_LETTERS};
+use crate::grammar::alphabet::is_piece_letter;
+use crate::grammar::hex::{push_decimal, Hex};
+use crate::grammar::model::{decode_figurine, Dash, Glyph, Side};
+use crate::grammar::token::decimal_at;
 use std::fmt;
 
 /// A piece on the board: its glyph as written and its colour.
@@ -495,105 +495,6 @@ impl Pdtl {
     }
 }
 
-/// Does the filter write `value` back as it stands, with nothing to
-/// report, when it is a game's PDTL (and no Redefine applies)? That is:
-/// it parses, the built-in passes' setup leaves it silent (standard
-/// letters, no figurine), and [`Pdtl::write_to`] writes the same bytes.
-/// Decided in one pass over the bytes, without building the board, for
-/// the fast path of games that are canonical already; the tests hold it
-/// to the long way round.
-pub(crate) fn is_canonical(value: &[u8]) -> bool {
-    let b = value;
-    if b.first() != Some(&b'/') {
-        return false;
-    }
-    let mut i = 1;
-    let mut above = 29;
-    let mut kings = [0u8; 2];
-    // Lines from 28 down, each with a piece, `N:cells/`.
-    while b.get(i).is_some_and(|&c| c != b' ') {
-        let Some((line, n)) = written_number(b, i, 2) else {
-            return false;
-        };
-        if line >= above || b.get(i + n) != Some(&b':') {
-            return false;
-        }
-        above = line;
-        i += n + 1;
-        let hexes = Hex::line_hexes(line as u8).len();
-        let (mut cells, mut pieces) = (0, 0);
-        loop {
-            match b.get(i) {
-                Some(b'/') => break,
-                Some(c) if c.is_ascii_digit() => {
-                    // Empty hexes, a run of at least 1.
-                    let Some((run, n)) = written_number(b, i, 3) else {
-                        return false;
-                    };
-                    if run == 0 {
-                        return false;
-                    }
-                    cells += run as usize;
-                    i += n;
-                }
-                Some(&c) if STANDARD_LETTERS.contains(&c.to_ascii_uppercase()) => {
-                    if c.eq_ignore_ascii_case(&b'K') {
-                        let side = &mut kings[usize::from(c.is_ascii_lowercase())];
-                        if *side == 1 {
-                            return false;
-                        }
-                        *side = 1;
-                    }
-                    cells += 1;
-                    pieces += 1;
-                    i += 1;
-                }
-                _ => return false,
-            }
-        }
-        // A line with no piece is not written.
-        if cells != hexes || pieces == 0 {
-            return false;
-        }
-        i += 1;
-    }
-    // ` turn castling en-passant halfmove number`, one space apart.
-    let mut fields = b.get(i + 1..).unwrap_or(&[]).split(|&c| c == b' ');
-    let mut next = || fields.next().unwrap_or(&[]);
-    let (turn, castling, en_passant, halfmove, number) = (next(), next(), next(), next(), next());
-    if fields.next().is_some() || !matches!(turn, b"w" | b"b") {
-        return false;
-    }
-    // Marks the writer writes as read: standard letters, ASCII dashes.
-    if castling.iter().any(|c| !b"RKrk-".contains(c))
-        || parse_castling(std::str::from_utf8(castling).unwrap_or(""), 0).is_err()
-    {
-        return false;
-    }
-    if en_passant.is_empty() {
-        return false;
-    }
-    match std::str::from_utf8(en_passant).map(|f| parse_en_passant(f, 0)) {
-        Ok(Ok(ep)) => {
-            let mut text = Vec::with_capacity(10);
-            ep.write_to(&mut text);
-            if text != en_passant {
-                return false;
-            }
-        }
-        _ => return false,
-    }
-    let whole = |f: &[u8]| written_number(f, 0, 9).is_some_and(|(_, n)| n == f.len());
-    whole(halfmove) && (number == b"?" || whole(number) && number[0] != b'0')
-}
-
-/// A number at `i` as [`push_decimal`] writes it (no leading zero), of
-/// `max_digits` digits at most: its value and length.
-fn written_number(b: &[u8], i: usize, max_digits: usize) -> Option<(u32, usize)> {
-    let (v, n) = decimal_at(b, i, max_digits)?;
-    (n > 0 && (n == 1 || b[i] != b'0')).then_some((v, n))
-}
-
 fn write_piece(p: Piece, out: &mut Vec<u8>) {
     match p.glyph.fan {
         Some(_) => p.glyph.write_to(out),
@@ -628,7 +529,7 @@ fn parse_castling(f: &str, at: usize) -> Result<([CastleMark; 6], u8), PdtlError
     let meaning = |m: &CastleMark| match m {
         CastleMark::Moved => (b'-', None),
         CastleMark::Piece(p) => (
-            crate::lexer::standard_for(p.glyph.letter).unwrap_or(p.glyph.letter),
+            crate::grammar::alphabet::standard_for(p.glyph.letter).unwrap_or(p.glyph.letter),
             Some(p.side),
         ),
     };
@@ -760,95 +661,6 @@ mod tests {
         }
         assert_eq!(round_trip("/0:V/ w ‐‐ - 0 1"), "/0:V/ w -- - 0 1");
         assert!(Pdtl::parse("/0:V/ w RRK - 0 1").is_err());
-    }
-
-    /// [`is_canonical`] the long way round: parsed, through the built-in
-    /// passes' setup in a game of its own, written back.
-    fn canonical_the_long_way(value: &[u8]) -> bool {
-        let Ok(Ok(mut p)) = std::str::from_utf8(value).map(Pdtl::parse) else {
-            return false;
-        };
-        let mut cx = crate::Context::default();
-        for pass in &mut crate::passes::builtin() {
-            pass.setup(&mut p, &mut cx);
-        }
-        let mut text = Vec::new();
-        p.write_to(&mut text);
-        cx.diagnostics.is_empty() && text == value
-    }
-
-    #[test]
-    fn a_pdtl_is_canonical_when_the_filter_writes_it_back_as_it_stands() {
-        let mut values: Vec<Vec<u8>> = vec![INITIAL.into(), b"/ w - - 0 1".to_vec()];
-        let generated = crate::lexer::plain::test_corpus::generate_vec(300_000, 21, false);
-        for at in memchr::memmem::find_iter(&generated, b"[PDTL \"") {
-            let v = &generated[at + 7..];
-            values.push(v[..memchr::memchr(b'"', v).unwrap()].to_vec());
-        }
-        let canonical: Vec<Vec<u8>> = values
-            .iter()
-            .filter(|v| canonical_the_long_way(v))
-            .cloned()
-            .collect();
-        assert!(canonical.len() > 20, "{}", canonical.len());
-        // Every value, and each with one byte replaced, inserted or removed.
-        let alphabet = b"0123456789/: -@?wbKkRrPpEeJjNnGgVvDdXx";
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut tried = 0;
-        for v in values.iter().chain(&canonical) {
-            assert_eq!(
-                is_canonical(v),
-                canonical_the_long_way(v),
-                "{}",
-                v.escape_ascii()
-            );
-            for _ in 0..200 {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let at = (seed >> 8) as usize % (v.len() + 1);
-                let c = alphabet[(seed >> 40) as usize % alphabet.len()];
-                let mut m = v.clone();
-                match seed % 3 {
-                    0 if at < m.len() => m[at] = c,
-                    1 => m.insert(at, c),
-                    _ if at < m.len() => drop(m.remove(at)),
-                    _ => m.push(c),
-                }
-                assert_eq!(
-                    is_canonical(&m),
-                    canonical_the_long_way(&m),
-                    "{}",
-                    m.escape_ascii()
-                );
-                tried += usize::from(canonical_the_long_way(&m));
-            }
-        }
-        // Changes that keep a value canonical are among those tried.
-        assert!(tried > 100, "{tried}");
-        for (value, canonical) in [
-            ("/0:V/ w - G13@9-11 0 1", true),
-            ("/0:V/ w - G13@09-11 0 1", false),
-            ("/0:V/ w - - 0 ?", true),
-            ("/0:V/ w - - 0", false),
-            ("/0:V/ w - - 00 1", false),
-            ("/0:V/ w ‐ - 0 1", false),
-            ("/0:♔/ w - - 0 1", false),
-            ("/1:DK/0:V/ w RK- - 0 1", true),
-            ("/27:2/1:DK/ w - - 0 1", false),
-            ("/1:2/ w - - 0 1", false),
-            ("/1:K1/ w - - 0 1", true),
-            ("/1:KK/ w - - 0 1", false),
-            ("/1:Kk/ w - - 0 1", true),
-            ("/1:1K/ w - - 0 1 ", false),
-        ] {
-            assert_eq!(is_canonical(value.as_bytes()), canonical, "{value}");
-            assert_eq!(
-                canonical_the_long_way(value.as_bytes()),
-                canonical,
-                "{value}"
-            );
-        }
     }
 
     fn error(s: &str) -> PdtlError {

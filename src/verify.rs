@@ -23,10 +23,10 @@
 //! );
 //! ```
 
-use crate::hex::Hex;
-use crate::lexer::standard_for;
-use crate::model::{Action, Check, Glyph, HalfMove, Outcome, Sep, Side, STANDARD_LETTERS};
-use crate::pass::{Context, Flow, Pass, Tag};
+use crate::grammar::alphabet::standard_for;
+use crate::grammar::hex::Hex;
+use crate::grammar::model::{Action, Check, Glyph, HalfMove, Outcome, Sep, Side, STANDARD_LETTERS};
+use crate::passes::{Context, Flow, Pass, Tag};
 use crate::pdtl::{Board, CastleMark, EnPassant, Pdtl, Piece};
 use std::fmt;
 use std::sync::OnceLock;
@@ -941,7 +941,6 @@ impl Pass for Verify {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexer::{parse_castling, parse_forced_promotion, parse_move};
 
     fn hex(s: &str) -> Hex {
         Hex::parse(s.as_bytes()).unwrap()
@@ -949,15 +948,9 @@ mod tests {
 
     /// A half-move as the reader would hand it over.
     fn half_move(side: Side, number: u32, text: &str) -> HalfMove {
-        let b = text.as_bytes();
-        let parsed = if text.starts_with("KR") && text.as_bytes().get(3) == Some(&b'-') {
-            parse_castling(b)
-        } else if !text.contains(['-', '*', '@']) {
-            parse_forced_promotion(b)
-        } else {
-            parse_move(b)
-        };
-        let (action, check) = parsed.unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        let p = crate::grammar::half_move::parse(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{text}: {}", e.message(text.as_bytes())));
+        let (action, check) = (p.action, p.check);
         let mut mv = HalfMove::new(number, side, action, check);
         (mv.line, mv.column) = (1, 1);
         mv

@@ -15,17 +15,27 @@ struct Run {
     stderr: String,
     /// Peak resident memory of the child, in bytes.
     max_rss: u64,
+    /// Held while the run's results are: see [`run`].
+    _alone: std::sync::MutexGuard<'static, ()>,
 }
+
+/// Held by each run until its test ends, so that no child starts while
+/// another test holds a large result (see [`run`]).
+static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Runs the binary on what `feed` writes to its stdin and measures its peak
 /// memory with `wait4`, which reports on exactly that child. Inputs are
 /// generated while they are written: a child's peak RSS on Linux starts
-/// from its parent's at fork, so the test process must stay small.
+/// from its parent's at fork, so the test process must stay small: runs
+/// take turns, each holding [`ALONE`] until its test is done with it.
 #[allow(clippy::zombie_processes)] // reaped by `wait4`, which std does not offer
 fn run(
     args: &[&str],
     feed: impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static,
 ) -> Run {
+    let alone = ALONE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("ctlpgn-filter"))
         .args(args)
         .stdin(Stdio::piped())
@@ -69,6 +79,7 @@ fn run(
         stdout_tail: tail,
         stderr: errors.join().unwrap(),
         max_rss: usage.ru_maxrss as u64 * 1024,
+        _alone: alone,
     }
 }
 

@@ -1,7 +1,8 @@
 //! Pass "ascii": Unicode hyphens and × to ASCII.
 
-use crate::model::{Action, Dash, HalfMove, Sep};
-use crate::pass::{Context, Flow, Pass};
+use crate::grammar::half_move::Traits;
+use crate::grammar::model::{Action, Dash, HalfMove, Sep};
+use crate::passes::{Context, Flow, Interest, Pass};
 
 /// Writes every dash as `-` and `×` as `*`.
 ///
@@ -15,6 +16,10 @@ pub struct AsciiSeparators;
 impl Pass for AsciiSeparators {
     fn name(&self) -> &'static str {
         "ascii"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::moves_with(Traits::UNICODE_SEPARATOR)
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, _cx: &mut Context) -> Flow {

@@ -1,7 +1,8 @@
 //! Pass "fan": FAN figurines to letters.
 
-use crate::model::{Glyph, HalfMove};
-use crate::pass::{Context, Flow, Pass};
+use crate::grammar::half_move::Traits;
+use crate::grammar::model::{Glyph, HalfMove};
+use crate::passes::{Context, Flow, Interest, Pass};
 use crate::pdtl::Pdtl;
 
 /// Turns figurines into standard letters: upper case in moves, the
@@ -36,6 +37,10 @@ impl FanToLetters {
 impl Pass for FanToLetters {
     fn name(&self) -> &'static str {
         "fan"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::moves_with(Traits::FIGURINE)
     }
 
     fn begin_game(&mut self, _cx: &mut Context) {

@@ -1,6 +1,8 @@
-//! The built-in passes, one module each, in their chain order.
+//! The pass chain and the built-in passes, one module each, in their
+//! chain order.
 
 mod ascii;
+mod chain;
 mod comments;
 mod fan;
 mod ratings;
@@ -8,13 +10,14 @@ mod redefine;
 mod variations;
 
 pub use ascii::AsciiSeparators;
+pub use chain::{Context, Flow, Interest, Pass, Tag, Variation};
 pub use comments::DropComments;
 pub use fan::FanToLetters;
 pub use ratings::DropRatings;
 pub use redefine::UndoRedefine;
 pub use variations::DropVariations;
 
-use crate::pass::Pass;
+pub(crate) use chain::{Chain, Slot};
 
 /// The six built-in passes, in chain order (the names of
 /// [`crate::PASS_NAMES`]).
@@ -27,13 +30,17 @@ pub fn builtin() -> [Box<dyn Pass>; 6] {
     [
         Box::new(UndoRedefine),
         Box::new(FanToLetters::default()),
-        Box::new(DropComments::default()),
+        Box::new(DropComments),
         Box::new(DropVariations),
         Box::new(DropRatings),
         Box::new(AsciiSeparators),
     ]
 }
 
-// Benchmark support (`benches/throughput.rs`), not part of the API.
+/// Benchmark support (`benches/throughput.rs`), not part of the API: the
+/// number of tokens in `input`, read by the tokenizer alone.
 #[doc(hidden)]
-pub use crate::lexer::{bench_half_moves, bench_lex};
+pub fn bench_tokens(input: &[u8]) -> usize {
+    use logos::Logos;
+    crate::grammar::token::Token::lexer(input).count()
+}

@@ -1,7 +1,8 @@
 //! Pass "ratings": drop move ratings and NAGs.
 
-use crate::model::HalfMove;
-use crate::pass::{Context, Flow, Pass};
+use crate::grammar::half_move::Traits;
+use crate::grammar::model::HalfMove;
+use crate::passes::{Context, Flow, Interest, Pass};
 
 /// Removes `?`, `!?`, `◇`... and `$n` from every half-move.
 ///
@@ -15,6 +16,10 @@ pub struct DropRatings;
 impl Pass for DropRatings {
     fn name(&self) -> &'static str {
         "ratings"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::moves_with(Traits::RATED)
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, _cx: &mut Context) -> Flow {

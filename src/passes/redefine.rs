@@ -1,7 +1,8 @@
 //! Pass "redefine": undo `[Redefine "..."]`.
 
-use crate::model::{Glyph, HalfMove};
-use crate::pass::{Context, Flow, Pass, Tag};
+use crate::grammar::half_move::Traits;
+use crate::grammar::model::{Glyph, HalfMove};
+use crate::passes::{Context, Flow, Interest, Pass, Tag};
 use crate::pdtl::Pdtl;
 
 /// Pass "redefine": drops `Redefine` tags and rewrites alternative letters
@@ -32,6 +33,16 @@ impl UndoRedefine {
 impl Pass for UndoRedefine {
     fn name(&self) -> &'static str {
         "redefine"
+    }
+
+    fn interest(&self, cx: &Context) -> Interest {
+        if cx.redefine.is_empty() {
+            // Only to say which Redefine an alternative letter needs.
+            Interest::moves_with(Traits::ALTERNATIVE_LETTER)
+        } else {
+            // A redefined standard letter is an error wherever it is.
+            Interest::MOVES | Interest::COMMENTS
+        }
     }
 
     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {

@@ -1,10 +1,9 @@
 //! Pass "variations": drop RAVs `( ... )`.
 
-use crate::model::HalfMove;
-use crate::pass::{Context, Flow, Pass, Variation};
+use crate::passes::{Context, Flow, Interest, Pass, Variation};
 
-/// Drops every variation with all it holds. The reader skips them by
-/// counting depth; this pass also drops whatever reaches it from inside one.
+/// Drops every variation with all it holds: the reader then skips them by
+/// counting depth, without lexing what is inside.
 ///
 /// ```
 /// let (out, _, _) = ctlpgn_filter::Filter::default().filter_bytes(b"1. E7-E13 (1. F8-F12 (1. G7-G13)) 1. ..., E21-E15:\n");
@@ -18,31 +17,15 @@ impl Pass for DropVariations {
         "variations"
     }
 
-    fn drops_variations(&self) -> bool {
-        true
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::VARIATIONS
+    }
+
+    fn drops(&self) -> Interest {
+        Interest::VARIATIONS
     }
 
     fn variation(&mut self, _edge: Variation, _cx: &mut Context) -> Flow {
         Flow::Drop
-    }
-
-    fn variation_number(&mut self, _number: u32, _cx: &mut Context) -> Flow {
-        Flow::Drop
-    }
-
-    fn half_move(&mut self, _mv: &mut HalfMove, cx: &mut Context) -> Flow {
-        if cx.depth > 0 {
-            Flow::Drop
-        } else {
-            Flow::Keep
-        }
-    }
-
-    fn comment(&mut self, _text: &mut [u8], cx: &mut Context) -> Flow {
-        if cx.depth > 0 {
-            Flow::Drop
-        } else {
-            Flow::Keep
-        }
     }
 }

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-pub use crate::alphabet::COLUMNS;
-use crate::alphabet::LINES_OF;
+pub use crate::grammar::alphabet::COLUMNS;
+use crate::grammar::alphabet::LINES_OF;
 
 /// A hex in CTL coordinates: a column and a cross-line.
 ///

@@ -2,9 +2,9 @@
 //! way only. A game is built in memory and written whole, so that a game
 //! rejected half-way leaves nothing behind.
 
-use crate::hex::push_decimal;
-use crate::model::{HalfMove, Outcome, Side};
-use crate::pass::{Tag, Variation};
+use crate::grammar::hex::push_decimal;
+use crate::grammar::model::{HalfMove, Outcome, Side};
+use crate::passes::{Tag, Variation};
 use crate::pdtl::Pdtl;
 use std::io::{self, Write};
 
@@ -72,7 +72,7 @@ impl Writer {
         self.start.clear();
         self.head.clear();
         if self.format == Format::CtlPgn {
-            self.head.extend_from_slice(crate::canonical::VARIANT_LINE);
+            self.head.extend_from_slice(VARIANT_LINE);
         }
         self.body.clear();
         self.tail.clear();
@@ -114,42 +114,25 @@ impl Writer {
         }
     }
 
-    pub fn half_move(&mut self, mv: &HalfMove, depth: u32) {
+    /// Lays out a half-move; `text` is its move as
+    /// [`HalfMove::write_move`] writes it, when the reader has it already.
+    #[inline]
+    pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
         if self.format == Format::Ndjson {
             if depth == 0 {
-                self.json_move(mv);
+                self.json_move(mv, text);
             }
             return;
         }
         if depth > 0 {
-            return self.variation_move(mv);
+            return self.variation_move(mv, text);
         }
-        self.main_line(mv);
-    }
-
-    /// Where the reader's fast path writes main-line pairs itself, laid
-    /// out as [`Writer::half_move`] lays them out, from the start of a line.
-    pub fn plain_text(&mut self) -> &mut Vec<u8> {
-        self.close_line();
-        &mut self.body
-    }
-
-    /// The movetext laid out so far.
-    #[cfg(test)]
-    pub fn body(&self) -> &[u8] {
-        &self.body
-    }
-
-    /// The fast path wrote main-line moves; the line of move `open` is
-    /// left open when Black's move of it is still due.
-    pub fn plain_written(&mut self, open: Option<u32>) {
-        self.moved = true;
-        self.open_line = open;
+        self.main_line(mv, text);
     }
 
     /// Lays out a main-line half-move: `N. WHITE, BLACK` a line, `N. ..., `
     /// for a Black move that opens one.
-    fn main_line(&mut self, mv: &HalfMove) {
+    fn main_line(&mut self, mv: &HalfMove, text: Option<&[u8]>) {
         // `N?` marks a game's first move line only: the reader accepts it nowhere else.
         let mark = if mv.unknown_number && !self.moved {
             b'?'
@@ -160,7 +143,7 @@ impl Writer {
         match mv.side {
             Side::White => {
                 self.close_line();
-                crate::hex::push_decimal(&mut self.body, u64::from(mv.number));
+                push_decimal(&mut self.body, u64::from(mv.number));
                 self.body.extend_from_slice(&[mark, b' ']);
                 self.open_line = Some(mv.number);
             }
@@ -169,12 +152,12 @@ impl Writer {
             }
             Side::Black => {
                 self.close_line();
-                crate::hex::push_decimal(&mut self.body, u64::from(mv.number));
+                push_decimal(&mut self.body, u64::from(mv.number));
                 self.body.extend_from_slice(&[mark, b' ']);
                 self.body.extend_from_slice(b"..., ");
             }
         }
-        mv.write_move(&mut self.body);
+        write_move(mv, text, &mut self.body);
         mv.write_annotations(&mut self.body);
         mv.write_indicators(&mut self.body);
         if mv.side == Side::Black {
@@ -183,7 +166,7 @@ impl Writer {
         }
     }
 
-    fn json_move(&mut self, mv: &HalfMove) {
+    fn json_move(&mut self, mv: &HalfMove, text: Option<&[u8]>) {
         let b = &mut self.body;
         if !b.is_empty() {
             b.push(b',');
@@ -195,7 +178,7 @@ impl Writer {
             Side::Black => b",\"side\":\"black\",\"move\":\"",
         });
         // Move text is ASCII letters, digits and signs, or ∞: nothing to escape.
-        mv.write_move(b);
+        write_move(mv, text, b);
         b.push(b'"');
         if mv.draw_offer {
             b.extend_from_slice(b",\"draw_offer\":true");
@@ -206,11 +189,11 @@ impl Writer {
         b.push(b'}');
     }
 
-    fn variation_move(&mut self, mv: &HalfMove) {
+    fn variation_move(&mut self, mv: &HalfMove, text: Option<&[u8]>) {
         let v = &mut self.variation;
         if let Some(n) = self.number.take() {
             space(v);
-            crate::hex::push_decimal(v, u64::from(n));
+            push_decimal(v, u64::from(n));
             v.extend_from_slice(if mv.unknown_number { b"? " } else { b". " });
             if mv.side == Side::Black {
                 v.extend_from_slice(b"..., ");
@@ -220,7 +203,7 @@ impl Writer {
         } else {
             space(v);
         }
-        mv.write_move(v);
+        write_move(mv, text, v);
         mv.write_annotations(v);
         mv.write_indicators(v);
         self.after_white = mv.side == Side::White;
@@ -247,7 +230,7 @@ impl Writer {
                 self.variation.push(b'(');
                 if let Some(l) = label {
                     self.variation.extend_from_slice(b"$[");
-                    crate::hex::push_decimal(&mut self.variation, u64::from(l));
+                    push_decimal(&mut self.variation, u64::from(l));
                     self.variation.extend_from_slice(b"]");
                 }
             }
@@ -319,6 +302,17 @@ impl Writer {
         self.body.extend_from_slice(&self.tail);
         self.body.push(b'\n');
         out.write_all(&self.body)
+    }
+}
+
+/// The first line of every game written.
+pub(crate) const VARIANT_LINE: &[u8] = b"[Variant \"C'escacs\"]\n";
+
+#[inline]
+fn write_move(mv: &HalfMove, text: Option<&[u8]>, out: &mut Vec<u8>) {
+    match text {
+        Some(t) => out.extend_from_slice(t),
+        None => mv.write_move(out),
     }
 }
 

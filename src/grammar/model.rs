@@ -1,7 +1,7 @@
 //! What a game is made of once lexed: tags, half-moves, results.
 
-pub use crate::alphabet::{CASTLING, STANDARD_LETTERS};
-use crate::hex::{push_decimal, Hex};
+pub use crate::grammar::alphabet::{CASTLING, STANDARD_LETTERS};
+use crate::grammar::hex::{push_decimal, Hex};
 use std::fmt;
 
 /// White or Black.
@@ -455,7 +455,14 @@ impl HalfMove {
     }
 
     /// Appends the ratings and NAGs, each after a space.
+    #[inline]
     pub fn write_annotations(&self, out: &mut Vec<u8>) {
+        if self.rating.is_some() || self.nag_count > 0 {
+            self.write_annotations_now(out);
+        }
+    }
+
+    fn write_annotations_now(&self, out: &mut Vec<u8>) {
         if let Some(r) = self.rating {
             out.push(b' ');
             out.extend_from_slice(r.as_str().as_bytes());
@@ -467,6 +474,7 @@ impl HalfMove {
     }
 
     /// Appends the game indicators: ` (=)` (joined to a rating) and `:`.
+    #[inline]
     pub fn write_indicators(&self, out: &mut Vec<u8>) {
         if self.draw_offer {
             if self.rating.is_none() {

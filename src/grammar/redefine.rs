@@ -1,6 +1,6 @@
 //! `[Redefine "A@J, T@R"]`: the alternative piece letters a game declares.
 
-use crate::lexer::{standard_for, ALTERNATIVES};
+use crate::grammar::alphabet::{standard_for, ALTERNATIVES};
 use std::fmt;
 
 /// The letters a game has redefined, merged over all its `Redefine` tags.
@@ -78,7 +78,7 @@ impl fmt::Display for RedefineError {
 /// One bit per standard piece letter (bit 0 for `A`).
 pub(crate) const STANDARD_MASK: u32 = {
     let mut m = 0u32;
-    let s = crate::model::STANDARD_LETTERS;
+    let s = crate::grammar::alphabet::STANDARD_LETTERS;
     let mut i = 0;
     while i < s.len() {
         m |= 1 << (s[i] - b'A');
@@ -165,21 +165,6 @@ impl RedefineMap {
             return Ok(letter);
         }
         self.resolve_slow(letter)
-    }
-
-    /// [`RedefineMap::resolve`] for a piece letter (standard or
-    /// alternative), without the message: `None` where it reports an error.
-    #[inline]
-    pub(crate) fn resolve_piece(&self, letter: u8) -> Option<u8> {
-        let i = letter.wrapping_sub(b'A');
-        if i >= 26 {
-            return None;
-        }
-        if (STANDARD_MASK & !self.touched) & (1 << i) != 0 {
-            return Some(letter);
-        }
-        let s = self.to_standard[i as usize];
-        (s != 0).then_some(s)
     }
 
     #[cold]
@@ -290,9 +275,6 @@ mod tests {
                     "{}",
                     letter as char
                 );
-                if crate::lexer::is_piece_letter(letter) {
-                    assert_eq!(m.resolve_piece(letter), m.resolve(letter).ok());
-                }
             }
         }
     }

@@ -1,0 +1,10 @@
+//! What the notation says, each rule once: the alphabet and the board,
+//! the tokens, the half-move, and the tag values that carry meaning
+//! (`Redefine`, `PDTL`).
+
+pub(crate) mod alphabet;
+pub(crate) mod half_move;
+pub(crate) mod hex;
+pub(crate) mod model;
+pub(crate) mod redefine;
+pub(crate) mod token;

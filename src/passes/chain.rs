@@ -1,0 +1,495 @@
+//! The pass chain: each pass sees the items of a game it asked for, may
+//! rewrite them in place, drop them, or report a problem; what survives
+//! reaches the writer.
+
+use super::{
+    AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
+};
+use crate::diag::{Diagnostic, Severity};
+use crate::grammar::half_move::Traits;
+use crate::grammar::model::{HalfMove, Outcome};
+use crate::grammar::redefine::RedefineMap;
+use crate::pdtl::Pdtl;
+use crate::verify::Verify;
+
+/// Whether an item goes on down the chain: see [`Pass`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Pass it on.
+    Keep,
+    /// Drop it: later passes and the writer never see it.
+    Drop,
+}
+
+/// Which items a pass is handed (tags, the PDTL, the result and the game's
+/// begin and end always are): half-moves, all of them or only those whose
+/// text holds some [`Traits`], comments, variations.
+///
+/// ```
+/// use ctlpgn_filter::{Interest, Traits};
+/// let figurines = Interest::moves_with(Traits::FIGURINE);
+/// assert!(Interest::ALL.contains(figurines));
+/// assert!(!figurines.contains(Interest::MOVES));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Interest(u32);
+
+impl Interest {
+    /// Nothing but what every pass gets.
+    pub const NONE: Interest = Interest(0);
+    /// Every half-move, on the main line and in kept variations.
+    pub const MOVES: Interest = Interest(1);
+    /// Comments.
+    pub const COMMENTS: Interest = Interest(2);
+    /// Variations: their edges and labels, and the move numbers inside.
+    pub const VARIATIONS: Interest = Interest(4);
+    /// Everything.
+    pub const ALL: Interest = Interest(u32::MAX);
+
+    /// The half-moves whose text holds any of `traits`.
+    pub const fn moves_with(traits: Traits) -> Interest {
+        Interest((traits.0 as u32) << 8)
+    }
+
+    /// Both sets.
+    pub const fn union(self, other: Interest) -> Interest {
+        Interest(self.0 | other.0)
+    }
+
+    /// Is all of `other` in `self`?
+    pub const fn contains(self, other: Interest) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Does this interest take a half-move with these traits?
+    #[inline]
+    fn takes_move(self, traits: Traits) -> bool {
+        self.0 & Interest::MOVES.0 != 0 || (self.0 >> 8) as u8 & traits.0 != 0
+    }
+}
+
+impl std::ops::BitOr for Interest {
+    type Output = Interest;
+    fn bitor(self, other: Interest) -> Interest {
+        self.union(other)
+    }
+}
+
+/// A tag pair `[Name "value"]` as it reaches the passes.
+///
+/// ```
+/// use ctlpgn_filter::{Context, Flow, FilterBuilder, Pass, Tag};
+/// /// Drops the `Lang` tag (passes see tags read-only: they keep or drop them).
+/// struct NoLang;
+/// impl Pass for NoLang {
+///     fn name(&self) -> &'static str { "no-lang" }
+///     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
+///         if tag.name == "Lang" { Flow::Drop } else { Flow::Keep }
+///     }
+/// }
+/// let mut f = FilterBuilder::new().pass(Box::new(NoLang)).build();
+/// let (out, _, _) = f.filter_bytes(b"[Variant \"C'escacs\"]\n[Lang \"en\"]\n1. E7-E13:\n");
+/// assert!(!String::from_utf8(out).unwrap().contains("Lang"));
+/// ```
+#[derive(Debug)]
+pub struct Tag<'a> {
+    /// Tag name.
+    pub name: &'a str,
+    /// Tag value, escapes kept as written, NFC-normalised.
+    pub value: &'a str,
+    /// 1-based input line.
+    pub line: u64,
+    /// 1-based input column (characters) of the `[`.
+    pub column: u64,
+}
+
+/// Where a variation edge is.
+///
+/// ```
+/// use ctlpgn_filter::{Context, Flow, FilterBuilder, Pass, Variation};
+/// /// Counts labelled variations.
+/// struct Labelled(u32);
+/// impl Pass for Labelled {
+///     fn name(&self) -> &'static str { "labelled" }
+///     fn variation(&mut self, edge: Variation, _cx: &mut Context) -> Flow {
+///         if let Variation::Open { label: Some(_) } = edge { self.0 += 1; }
+///         Flow::Keep
+///     }
+/// }
+/// let mut f = FilterBuilder::new().keep_variations(true).pass(Box::new(Labelled(0))).build();
+/// let (out, _, _) = f.filter_bytes(b"1. E7-E13: ($[1] 1. F8-F12)\n");
+/// assert!(String::from_utf8(out).unwrap().contains("($[1] 1. F8-F12)"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variation {
+    /// `(`, optionally with a label `$[n]`.
+    Open {
+        /// The label number, when written.
+        label: Option<u32>,
+    },
+    /// `)`
+    Close,
+}
+
+/// What the passes know of the game being read, and where they report.
+///
+/// ```
+/// use ctlpgn_filter::{Context, FilterBuilder, Flow, HalfMove, Pass};
+///
+/// /// Refuses games longer than 2 moves.
+/// struct Short;
+///
+/// impl Pass for Short {
+///     fn name(&self) -> &'static str {
+///         "short"
+///     }
+///     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
+///         if cx.depth == 0 && mv.number > 2 {
+///             cx.error(mv.line, u64::from(mv.column), "too long");
+///         }
+///         Flow::Keep
+///     }
+/// }
+///
+/// let mut filter = FilterBuilder::new().pass(Box::new(Short)).build();
+/// let (_, diags, report) = filter.filter_bytes(b"1. E7-E13, E21-E15 2. F8-F12, F20-F16 3. G7-G13:\n");
+/// assert_eq!(report.games_rejected, 1);
+/// assert_eq!((diags[0].line, diags[0].column, diags[0].message.as_str()), (1, 42, "too long"));
+/// ```
+#[derive(Debug, Default)]
+pub struct Context {
+    /// The merged `Redefine` tags of this game.
+    pub redefine: RedefineMap,
+    /// Variation depth of the item being passed (0 on the main line).
+    pub depth: u32,
+    /// This game's diagnostics: its first error ends the list (the game is
+    /// rejected, and later errors tend to follow from the first), and
+    /// warnings stop at [`MAX_WARNINGS`], so that a hostile game costs
+    /// memory and time in proportion to its size, not to its faults.
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    has_error: bool,
+}
+
+/// Warnings kept for one game.
+pub(crate) const MAX_WARNINGS: usize = 100;
+
+impl Context {
+    /// Reports an error: the game will be rejected.
+    pub fn error(&mut self, line: u64, column: u64, message: impl Into<String>) {
+        if !self.has_error {
+            self.has_error = true;
+            self.push(Severity::Error, line, column, message.into());
+        }
+    }
+
+    /// Reports a warning: the game is still written (unless `--strict`).
+    pub fn warn(&mut self, line: u64, column: u64, message: impl Into<String>) {
+        if !self.has_error && self.diagnostics.len() < MAX_WARNINGS {
+            self.push(Severity::Warning, line, column, message.into());
+        }
+    }
+
+    /// Has an error been reported for this game?
+    #[inline]
+    pub fn has_error(&self) -> bool {
+        self.has_error
+    }
+
+    fn push(&mut self, severity: Severity, line: u64, column: u64, message: String) {
+        self.diagnostics.push(Diagnostic {
+            severity,
+            line,
+            column,
+            message,
+            source: String::new(),
+            source_column: 1,
+        });
+    }
+
+    /// A new game: no diagnostics, no letters redefined.
+    pub(crate) fn reset(&mut self) {
+        self.redefine = RedefineMap::default();
+        self.depth = 0;
+        self.diagnostics.clear();
+        self.has_error = false;
+    }
+
+    /// `--strict`: every warning rejects the game.
+    pub(crate) fn make_warnings_errors(&mut self) {
+        for d in &mut self.diagnostics {
+            d.severity = Severity::Error;
+        }
+        self.has_error |= !self.diagnostics.is_empty();
+    }
+}
+
+/// One step of the chain. Every method has a default that passes the item
+/// on unchanged, so a pass overrides only what it cares about.
+///
+/// ```
+/// use ctlpgn_filter::{Context, FilterBuilder, Flow, Pass, Tag};
+///
+/// /// Drops the `Annotator` tags.
+/// struct NoAnnotators;
+///
+/// impl Pass for NoAnnotators {
+///     fn name(&self) -> &'static str {
+///         "no-annotators"
+///     }
+///     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
+///         if tag.name == "Annotator" { Flow::Drop } else { Flow::Keep }
+///     }
+/// }
+///
+/// let mut filter = FilterBuilder::new().pass(Box::new(NoAnnotators)).build();
+/// let (out, _, _) = filter.filter_bytes(b"[Variant \"C'escacs\"]\n[Annotator \"Cescacs\"]\n1. E7-E13:\n*\n");
+/// assert_eq!(out, b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n");
+/// ```
+pub trait Pass: Send {
+    /// A short name, as used by `--skip-pass`.
+    fn name(&self) -> &'static str;
+
+    /// Which items of this game the pass wants, asked once the game's tags
+    /// are read (its `Redefine` tags are in `cx.redefine`). A pass is
+    /// handed nothing else, so the chain costs nothing on the rest.
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::ALL
+    }
+
+    /// Items this pass drops whatever they hold ([`Interest::COMMENTS`],
+    /// [`Interest::VARIATIONS`]): the reader then skips them unread, and no
+    /// pass sees them.
+    fn drops(&self) -> Interest {
+        Interest::NONE
+    }
+
+    /// A new game starts.
+    fn begin_game(&mut self, _cx: &mut Context) {}
+
+    /// A tag pair (not `PDTL`, which comes as [`Pass::setup`]).
+    fn tag(&mut self, _tag: &Tag<'_>, _cx: &mut Context) -> Flow {
+        Flow::Keep
+    }
+
+    /// The game's `PDTL` start position.
+    fn setup(&mut self, _pdtl: &mut Pdtl, _cx: &mut Context) {}
+
+    /// A half-move, main line or (when kept) inside a variation.
+    fn half_move(&mut self, _mv: &mut HalfMove, _cx: &mut Context) -> Flow {
+        Flow::Keep
+    }
+
+    /// A comment's text, without the braces. Letters may be rewritten in place.
+    fn comment(&mut self, _text: &mut [u8], _cx: &mut Context) -> Flow {
+        Flow::Keep
+    }
+
+    /// A variation opens or closes.
+    fn variation(&mut self, _edge: Variation, _cx: &mut Context) -> Flow {
+        Flow::Keep
+    }
+
+    /// A move number inside a kept variation.
+    fn variation_number(&mut self, _number: u32, _cx: &mut Context) -> Flow {
+        Flow::Keep
+    }
+
+    /// The result line the game was written with, when it has one; called
+    /// just before [`Pass::end_game`].
+    fn result(&mut self, _result: Outcome, _cx: &mut Context) {}
+
+    /// The game ends.
+    fn end_game(&mut self, _cx: &mut Context) {}
+}
+
+/// A pass in the chain, and what it wants of the game being read.
+pub(crate) struct Slot<P> {
+    pub pass: P,
+    wants: Interest,
+}
+
+impl<P> Slot<P> {
+    pub fn new(pass: P) -> Slot<P> {
+        Slot {
+            pass,
+            wants: Interest::ALL,
+        }
+    }
+}
+
+/// The chain itself: the built-in passes in their fixed order, called
+/// directly, then the passes a library user adds, through `dyn Pass`.
+#[derive(Default)]
+pub(crate) struct Chain {
+    pub redefine: Option<Slot<UndoRedefine>>,
+    pub fan: Option<Slot<FanToLetters>>,
+    pub comments: Option<Slot<DropComments>>,
+    pub variations: Option<Slot<DropVariations>>,
+    pub ratings: Option<Slot<DropRatings>>,
+    pub ascii: Option<Slot<AsciiSeparators>>,
+    pub verify: Option<Slot<Verify>>,
+    pub extra: Vec<Slot<Box<dyn Pass>>>,
+    /// What any pass wants of the game being read.
+    pub wanted: Interest,
+}
+
+/// Runs `$body` with `$p` bound to each pass of the chain in order and `$w`
+/// to what it wants: the built-in passes without dynamic dispatch.
+macro_rules! each_pass {
+    ($chain:expr, |$p:ident, $w:ident| $body:expr) => {{
+        let chain = $chain;
+        each_pass!(@one chain.redefine, |$p, $w| $body);
+        each_pass!(@one chain.fan, |$p, $w| $body);
+        each_pass!(@one chain.comments, |$p, $w| $body);
+        each_pass!(@one chain.variations, |$p, $w| $body);
+        each_pass!(@one chain.ratings, |$p, $w| $body);
+        each_pass!(@one chain.ascii, |$p, $w| $body);
+        each_pass!(@one chain.verify, |$p, $w| $body);
+        for slot in chain.extra.iter_mut() {
+            #[allow(unused_variables)]
+            let $w = slot.wants;
+            let $p = slot.pass.as_mut();
+            $body;
+        }
+    }};
+    (@one $slot:expr, |$p:ident, $w:ident| $body:expr) => {
+        if let Some(slot) = $slot.as_mut() {
+            #[allow(unused_variables)]
+            let $w = slot.wants;
+            let $p = &mut slot.pass;
+            $body;
+        }
+    };
+}
+
+impl Chain {
+    /// The names of the passes, in order.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names = Vec::new();
+        self.each(|p| names.push(p.name()));
+        names
+    }
+
+    /// Every pass, read-only and through `dyn`: for what is asked once.
+    fn each(&self, mut f: impl FnMut(&dyn Pass)) {
+        let c = self;
+        let statics: [Option<&dyn Pass>; 7] = [
+            c.redefine.as_ref().map(|s| &s.pass as &dyn Pass),
+            c.fan.as_ref().map(|s| &s.pass as &dyn Pass),
+            c.comments.as_ref().map(|s| &s.pass as &dyn Pass),
+            c.variations.as_ref().map(|s| &s.pass as &dyn Pass),
+            c.ratings.as_ref().map(|s| &s.pass as &dyn Pass),
+            c.ascii.as_ref().map(|s| &s.pass as &dyn Pass),
+            c.verify.as_ref().map(|s| &s.pass as &dyn Pass),
+        ];
+        for p in statics.into_iter().flatten() {
+            f(p);
+        }
+        for s in &c.extra {
+            f(s.pass.as_ref());
+        }
+    }
+
+    /// Does some pass drop every item of `kind`, so that the reader skips them?
+    pub fn drops(&self, kind: Interest) -> bool {
+        let mut drops = false;
+        self.each(|p| drops |= p.drops().contains(kind));
+        drops
+    }
+
+    pub fn begin_game(&mut self, cx: &mut Context) {
+        // Until the tags are read, every pass takes everything.
+        self.wanted = Interest::ALL;
+        each_pass!(&mut *self, |p, _w| p.begin_game(cx));
+    }
+
+    /// The game's tags are read: asks each pass what it wants of the rest.
+    pub fn movetext_begins(&mut self, cx: &Context) {
+        let mut wanted = Interest::NONE;
+        let c = &mut *self;
+        macro_rules! ask {
+            ($slot:expr) => {
+                if let Some(s) = $slot.as_mut() {
+                    s.wants = s.pass.interest(cx);
+                    wanted = wanted | s.wants;
+                }
+            };
+        }
+        ask!(c.redefine);
+        ask!(c.fan);
+        ask!(c.comments);
+        ask!(c.variations);
+        ask!(c.ratings);
+        ask!(c.ascii);
+        ask!(c.verify);
+        for s in &mut c.extra {
+            s.wants = s.pass.interest(cx);
+            wanted = wanted | s.wants;
+        }
+        self.wanted = wanted;
+    }
+
+    pub fn tag(&mut self, tag: &Tag<'_>, cx: &mut Context) -> Flow {
+        each_pass!(&mut *self, |p, _w| if p.tag(tag, cx) == Flow::Drop {
+            return Flow::Drop;
+        });
+        Flow::Keep
+    }
+
+    pub fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
+        each_pass!(&mut *self, |p, _w| p.setup(pdtl, cx));
+    }
+
+    /// Does any pass want a half-move with these traits?
+    #[inline]
+    pub fn wants_move(&self, traits: Traits) -> bool {
+        self.wanted.takes_move(traits)
+    }
+
+    /// Hands a half-move to the passes that want one with these traits.
+    pub fn half_move(&mut self, mv: &mut HalfMove, traits: Traits, cx: &mut Context) -> Flow {
+        each_pass!(
+            &mut *self,
+            |p, w| if w.takes_move(traits) && p.half_move(mv, cx) == Flow::Drop {
+                return Flow::Drop;
+            }
+        );
+        Flow::Keep
+    }
+
+    pub fn comment(&mut self, text: &mut [u8], cx: &mut Context) -> Flow {
+        each_pass!(&mut *self, |p, w| if w.contains(Interest::COMMENTS)
+            && p.comment(text, cx) == Flow::Drop
+        {
+            return Flow::Drop;
+        });
+        Flow::Keep
+    }
+
+    pub fn variation(&mut self, edge: Variation, cx: &mut Context) -> Flow {
+        each_pass!(&mut *self, |p, w| if w.contains(Interest::VARIATIONS)
+            && p.variation(edge, cx) == Flow::Drop
+        {
+            return Flow::Drop;
+        });
+        Flow::Keep
+    }
+
+    pub fn variation_number(&mut self, number: u32, cx: &mut Context) -> Flow {
+        each_pass!(&mut *self, |p, w| if w.contains(Interest::VARIATIONS)
+            && p.variation_number(number, cx) == Flow::Drop
+        {
+            return Flow::Drop;
+        });
+        Flow::Keep
+    }
+
+    pub fn end_game(&mut self, result: Option<Outcome>, cx: &mut Context) {
+        each_pass!(&mut *self, |p, _w| {
+            if let Some(r) = result {
+                p.result(r, cx);
+            }
+            p.end_game(cx);
+        });
+    }
+}

@@ -1,0 +1,1727 @@
+//! The reader: the one pass over the input. The tokenizer reads tags and
+//! movetext over whole buffers of lines; a small state machine around it
+//! takes over where a token opens what may cross lines: a comment's text
+//! (found with `memchr` up to `}`) and a variation the chain drops
+//! (skipped by counting depth). Game boundaries, move numbering and the
+//! result are decided here; what to keep and how to spell it is the
+//! passes' and the writer's business.
+//!
+//! Every input byte belongs to exactly one game or to the blank space
+//! before the first: a game runs from its first byte to the next game's
+//! first byte (or the end of the input), and a rejected game's bytes are
+//! handed to the rejects sink exactly as read.
+
+mod input;
+mod movetext;
+
+use crate::diag::{char_column, chars_in, excerpt_at, Diagnostic, Severity};
+use crate::filter::{Filter, Report};
+use crate::grammar::half_move::{self, Traits};
+use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side};
+use crate::grammar::token::{self, label_value, number_value, tag_parts, Token};
+use crate::passes::{Flow, Interest, Tag, Variation};
+use crate::pdtl::Pdtl;
+use input::{Input, Spill};
+use logos::Logos;
+use movetext::Movetext;
+use std::io::{self, Read, Write};
+use unicode_normalization::UnicodeNormalization;
+
+/// Who reads the next bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// The tokenizer.
+    Tokens,
+    /// A comment's text, up to `}`.
+    Comment,
+    /// A variation the chain drops, up to its `)`.
+    SkipVariation,
+}
+
+/// A place in the input that a diagnostic made later may point at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Mark {
+    line: u64,
+    column: u64,
+    /// Stream offset.
+    at: u64,
+}
+
+/// What is known of the game being read.
+#[derive(Debug, Default)]
+struct Game {
+    open: bool,
+    /// Its first byte, and where that byte is.
+    start: Mark,
+    /// Anything but tags and comments was read: a tag now starts a new game.
+    past_tags: bool,
+    has_tags: bool,
+    has_variant: bool,
+    has_setup: bool,
+    result_tag: Option<(Outcome, Mark)>,
+    last_move: Mark,
+    /// The outermost variation open.
+    variation: Mark,
+    /// The comment open.
+    comment: Mark,
+    /// The last move number or `...`.
+    last_number: Mark,
+    /// The line of the last movetext token (0 for none).
+    movetext_line: u64,
+}
+
+/// A half-move read, waiting for the ratings and indicators after it on
+/// its line.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    mv: HalfMove,
+    traits: Traits,
+    /// Where its text is in the input, when that text is what
+    /// [`HalfMove::write_move`] writes (stream offsets).
+    text: Option<(u64, u64)>,
+}
+
+/// Numbering inside kept variations: tracked loosely, only to tell White's
+/// moves from Black's.
+#[derive(Debug, Default)]
+struct VariationNumbers {
+    number: u32,
+    side: Option<Side>,
+    /// (number, side) of each enclosing level.
+    stack: Vec<(u32, Option<Side>)>,
+}
+
+/// A comment never closed: where reading starts again, once the input has
+/// ended, so that the games quoted in it are not lost.
+#[derive(Clone, Copy, Debug)]
+struct ReadAgain {
+    /// Stream offset of the first line inside the comment that starts a
+    /// game, and its number.
+    at: u64,
+    line: u64,
+}
+
+/// A piece of a line kept for a diagnostic about it made after the line
+/// left the buffer.
+#[derive(Debug)]
+struct Excerpt {
+    line: u64,
+    column: u64,
+    text: String,
+    first_column: u64,
+}
+
+/// The text a token was read from: the input, or a word folded with NFKC
+/// (full-width letters and digits), whose bytes map back to the input.
+#[derive(Clone, Copy)]
+struct Span<'a> {
+    text: &'a [u8],
+    /// Stream offset of `text[0]`.
+    at: u64,
+    /// For folded text: the stream offset of the word folded, and the
+    /// offset in it of each byte of `text`.
+    map: Option<(u64, &'a [u32])>,
+}
+
+impl Span<'_> {
+    /// The stream offset of `text[i]`.
+    fn offset(&self, i: usize) -> u64 {
+        match self.map {
+            None => self.at + i as u64,
+            Some((word, m)) => word + u64::from(m.get(i).or(m.last()).copied().unwrap_or(0)),
+        }
+    }
+}
+
+pub(crate) struct Reader<'f, R> {
+    input: Input<R>,
+    st: Reading<'f>,
+}
+
+/// Everything the reader knows but the input itself.
+pub(crate) struct Reading<'f> {
+    f: &'f mut Filter,
+    out: &'f mut dyn Write,
+    rejects: Option<&'f mut dyn Write>,
+    on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+    report: Report,
+    stopped: bool,
+    /// The stream offset up to which the input is read.
+    at: u64,
+    /// The line being read, where it starts, and the first line held.
+    line: u64,
+    line_start: u64,
+    /// A column computed on the current line: (stream offset, column).
+    column_cache: (u64, u64),
+    /// The current line is ASCII, once asked.
+    line_ascii: Option<bool>,
+    /// The whole lines being read are ASCII.
+    region_ascii: bool,
+    mode: Mode,
+    /// Variation depth, kept or skipped.
+    depth: u32,
+    /// The comment open is inside a dropped variation.
+    comment_in_skip: bool,
+    comment_scanned_line: u64,
+    /// The chain drops every comment, every variation: skip them unread.
+    skip_comments: bool,
+    skip_variations: bool,
+    game: Game,
+    movetext: Movetext,
+    /// The half-move read last, when `has_pending`.
+    pending: Pending,
+    has_pending: bool,
+    numbers: VariationNumbers,
+    /// The text of a kept comment that runs past a buffer's end.
+    comment: Vec<u8>,
+    /// Kept comments read among the tags, end to end, and where each ends.
+    held: Vec<u8>,
+    held_ends: Vec<usize>,
+    /// With rejects: the current game's bytes that left the buffer.
+    raw: Vec<u8>,
+    /// The comment open is never closed: where to read again, what must
+    /// be read again, and how far its text was looked at for a game start.
+    read_again: Option<ReadAgain>,
+    spill: Spill,
+    comment_scanned: u64,
+    excerpts: Vec<Excerpt>,
+    /// Diagnostics of the game that have their source already.
+    sourced: usize,
+    /// NFKC of a word, and the input offset of each of its bytes.
+    fold: Vec<u8>,
+    fold_map: Vec<u32>,
+    scratch: Vec<u8>,
+    /// The bytes being read are valid UTF-8 (checked a buffer at a time).
+    utf8: bool,
+}
+
+impl<'f, R: Read> Reader<'f, R> {
+    pub(crate) fn new(
+        f: &'f mut Filter,
+        origin: crate::Origin,
+        src: R,
+        out: &'f mut dyn Write,
+        rejects: Option<&'f mut dyn Write>,
+        on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+    ) -> Reader<'f, R> {
+        let skip_comments = f.chain.drops(Interest::COMMENTS);
+        let skip_variations = f.chain.drops(Interest::VARIATIONS);
+        Reader {
+            input: Input::new(src, origin.byte),
+            st: Reading {
+                f,
+                out,
+                rejects,
+                on_diagnostic,
+                report: Report::default(),
+                stopped: false,
+                at: origin.byte,
+                line: origin.line + 1,
+                line_start: origin.byte,
+                column_cache: (origin.byte, 1),
+                line_ascii: None,
+                region_ascii: false,
+                mode: Mode::Tokens,
+                depth: 0,
+                comment_in_skip: false,
+                comment_scanned_line: 0,
+                skip_comments,
+                skip_variations,
+                game: Game::default(),
+                movetext: Movetext::default(),
+                pending: Pending {
+                    mv: HalfMove::new(
+                        0,
+                        Side::White,
+                        crate::grammar::model::Action::ForcedPromotion {
+                            at: crate::Hex::from_index(0),
+                            piece: crate::Glyph::letter(b'D'),
+                        },
+                        None,
+                    ),
+                    traits: Traits::default(),
+                    text: None,
+                },
+                has_pending: false,
+                numbers: VariationNumbers::default(),
+                comment: Vec::new(),
+                held: Vec::new(),
+                held_ends: Vec::new(),
+                raw: Vec::new(),
+                read_again: None,
+                spill: Spill::default(),
+                comment_scanned: 0,
+                excerpts: Vec::new(),
+                sourced: 0,
+                fold: Vec::new(),
+                fold_map: Vec::new(),
+                scratch: Vec::new(),
+                utf8: true,
+            },
+        }
+    }
+
+    /// Reads the whole input; returns the counts.
+    pub(crate) fn run(mut self) -> io::Result<Report> {
+        loop {
+            let Some(end) = self.input.lines_end(self.st.at) else {
+                let (held, base) = self.input.held();
+                self.st.before_discard(held, base)?;
+                self.input.read_more(self.st.at)?;
+                continue;
+            };
+            if end > self.st.at {
+                let (held, base) = self.input.held();
+                self.st.region(held, base, end)?;
+                if self.st.stopped {
+                    break;
+                }
+            }
+            if self.input.ended_at(self.st.at) {
+                let (held, base) = self.input.held();
+                match self.st.end_of_input(held, base)? {
+                    Some((again, spill)) => self.input.read_again(again, spill)?,
+                    None => break,
+                }
+            }
+        }
+        Ok(self.st.report)
+    }
+}
+
+impl Reading<'_> {
+    // ───────────────────────────── positions ─────────────────────────────
+
+    /// The column of stream offset `at` on the current line.
+    #[inline]
+    fn column(&mut self, held: &[u8], base: u64, at: u64) -> u64 {
+        if self.line_is_ascii(held, base) {
+            return at - self.line_start + 1;
+        }
+        let (o, c) = self.column_cache;
+        if at < o {
+            let line = &held[(self.line_start - base) as usize..];
+            return char_column(line, (at - self.line_start) as usize);
+        }
+        let c = c + chars_in(&held[(o - base) as usize..(at - base) as usize]);
+        self.column_cache = (at, c);
+        c
+    }
+
+    fn mark(&mut self, held: &[u8], base: u64, at: u64) -> Mark {
+        Mark {
+            line: self.line,
+            column: self.column(held, base, at),
+            at,
+        }
+    }
+
+    /// A new line starts at stream offset `at`.
+    #[inline]
+    fn new_line(&mut self, at: u64) {
+        self.line += 1;
+        self.line_start = at;
+        self.column_cache = (at, 1);
+        self.line_ascii = self.region_ascii.then_some(true);
+    }
+
+    /// Is the current line ASCII, so that a column is a byte count?
+    #[inline]
+    fn line_is_ascii(&mut self, held: &[u8], base: u64) -> bool {
+        *self
+            .line_ascii
+            .get_or_insert_with(|| self_line(held, base, self.line_start).is_ascii())
+    }
+
+    /// Counts the lines in `text`, which ends at stream offset `end`.
+    fn lines_in(&mut self, text: &[u8], end: u64) {
+        if let Some(last) = memchr::memrchr(b'\n', text) {
+            let n = memchr::memchr_iter(b'\n', text).count() as u64;
+            self.line += n - 1;
+            self.new_line(end - (text.len() - last - 1) as u64);
+        }
+    }
+
+    // ───────────────────────────── diagnostics ─────────────────────────────
+
+    /// An error at stream offset `at`, on the current line or (inside a
+    /// comment's text) on a line before it.
+    #[cold]
+    #[inline(never)]
+    fn error_at(&mut self, held: &[u8], base: u64, at: u64, message: impl Into<String>) {
+        let (line, column) = self.position(held, base, at);
+        let n = self.f.cx.diagnostics.len();
+        self.f.cx.error(line, column, message);
+        if self.f.cx.diagnostics.len() > n {
+            let (text, first) = excerpt_at(held, (at - base) as usize, column);
+            let d = &mut self.f.cx.diagnostics[n];
+            d.source = text;
+            d.source_column = first;
+        }
+        self.fill_sources(held, base);
+    }
+
+    /// The line and column of stream offset `at`, held, up to the current line.
+    fn position(&mut self, held: &[u8], base: u64, at: u64) -> (u64, u64) {
+        if at >= self.line_start {
+            return (self.line, self.column(held, base, at));
+        }
+        let i = (at - base) as usize;
+        let later = memchr::memchr_iter(b'\n', &held[i..(self.line_start - base) as usize]).count();
+        let start = memchr::memrchr(b'\n', &held[..i]).map_or(0, |n| n + 1);
+        (
+            self.line - later as u64,
+            char_column(&held[start..], i - start),
+        )
+    }
+
+    /// A diagnostic made later about `mark`.
+    #[cold]
+    #[inline(never)]
+    fn late(&mut self, held: &[u8], base: u64, mark: Mark, severity: Severity, message: String) {
+        let mark = resolve(held, base, mark);
+        let n = self.f.cx.diagnostics.len();
+        match severity {
+            Severity::Error => self.f.cx.error(mark.line, mark.column, message),
+            Severity::Warning => self.f.cx.warn(mark.line, mark.column, message),
+        }
+        if self.f.cx.diagnostics.len() > n && mark.at >= base {
+            let (text, first) = excerpt_at(held, (mark.at - base) as usize, mark.column);
+            let d = &mut self.f.cx.diagnostics[n];
+            d.source = text;
+            d.source_column = first;
+        }
+        self.fill_sources(held, base);
+    }
+
+    /// Gives the game's new diagnostics (the passes' among them) their
+    /// source: the line as held, or an excerpt kept when the line left the
+    /// buffer.
+    #[inline]
+    fn fill_sources(&mut self, held: &[u8], base: u64) {
+        if self.sourced < self.f.cx.diagnostics.len() {
+            self.fill_new_sources(held, base);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fill_new_sources(&mut self, held: &[u8], base: u64) {
+        while self.sourced < self.f.cx.diagnostics.len() {
+            let i = self.sourced;
+            self.sourced += 1;
+            let d = &self.f.cx.diagnostics[i];
+            if !d.source.is_empty() {
+                continue;
+            }
+            let (line, column) = (d.line, d.column);
+            let source = match self.offset_of(held, base, line, column) {
+                Some(at) => Some(excerpt_at(held, (at - base) as usize, column)),
+                None => self
+                    .excerpts
+                    .iter()
+                    .find(|e| e.line == line && e.column == column)
+                    .map(|e| (e.text.clone(), e.first_column)),
+            };
+            if let Some((text, first)) = source {
+                let d = &mut self.f.cx.diagnostics[i];
+                d.source = text;
+                d.source_column = first;
+            }
+        }
+    }
+
+    /// The stream offset of `line`, `column`, if held: on the current line
+    /// found from the last column computed there, which is near.
+    #[cold]
+    #[inline(never)]
+    fn offset_of(&self, held: &[u8], base: u64, line: u64, column: u64) -> Option<u64> {
+        if line == self.line {
+            let (mut o, mut c) = self.column_cache;
+            let mut i = (o - base) as usize;
+            while c > column && o > self.line_start {
+                i -= 1;
+                o -= 1;
+                if held[i] & 0xC0 != 0x80 {
+                    c -= 1;
+                }
+            }
+            while c < column && i < held.len() && held[i] != b'\n' {
+                i += 1;
+                o += 1;
+                while i < held.len() && held[i] & 0xC0 == 0x80 {
+                    i += 1;
+                    o += 1;
+                }
+                c += 1;
+            }
+            return Some(o);
+        }
+        let text = self.held_line(held, base, line)?;
+        let start = text.as_ptr() as usize - held.as_ptr() as usize;
+        Some(base + (start + byte_of_column(text, column)) as u64)
+    }
+
+    /// The bytes of input line `line` (without its line end), if held.
+    /// The buffer starts at a line's start, and holds the current line.
+    fn held_line<'h>(&self, held: &'h [u8], base: u64, line: u64) -> Option<&'h [u8]> {
+        if line > self.line {
+            return None;
+        }
+        let mut start = (self.line_start - base) as usize;
+        for _ in line..self.line {
+            if start == 0 {
+                return None;
+            }
+            start = memchr::memrchr(b'\n', &held[..start - 1]).map_or(0, |n| n + 1);
+        }
+        let rest = &held[start..];
+        let text = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        Some(text.strip_suffix(b"\r").unwrap_or(text))
+    }
+
+    /// Before the buffer drops what lies before `self.at`: keeps what the
+    /// game under way still needs of it.
+    fn before_discard(&mut self, held: &[u8], base: u64) -> io::Result<()> {
+        let gone = &held[..(self.at - base) as usize];
+        if !self.game.open {
+            return Ok(());
+        }
+        // Excerpts of the places later diagnostics may point at.
+        let g = &mut self.game;
+        let marks = [
+            &mut g.start,
+            &mut g.last_move,
+            &mut g.last_number,
+            &mut g.variation,
+            &mut g.comment,
+        ]
+        .into_iter()
+        .chain(g.result_tag.as_mut().map(|t| &mut t.1));
+        for m in marks {
+            if m.line != 0 && m.at >= base && m.at < self.at {
+                *m = resolve(held, base, *m);
+                let (text, first_column) = excerpt_at(held, (m.at - base) as usize, m.column);
+                self.excerpts.push(Excerpt {
+                    line: m.line,
+                    column: m.column,
+                    text,
+                    first_column,
+                });
+            }
+        }
+        if self.rejects.is_some() {
+            let from = self.game.start.at.max(base);
+            self.raw
+                .extend_from_slice(&held[(from - base) as usize..gone.len()]);
+        }
+        if self.mode == Mode::Comment {
+            self.look_for_a_game_in_the_comment(held, base, self.at);
+            if let Some(again) = self.read_again {
+                let from = again.at.max(base);
+                self.spill.push(&held[(from - base) as usize..gone.len()])?;
+            }
+        }
+        Ok(())
+    }
+
+    // ───────────────────────────── the input ─────────────────────────────
+
+    /// Reads the whole lines of `held` from `self.at` to `end`.
+    fn region(&mut self, held: &[u8], base: u64, end: u64) -> io::Result<()> {
+        let bytes = &held[(self.at - base) as usize..(end - base) as usize];
+        self.region_ascii = bytes.is_ascii();
+        self.utf8 = self.region_ascii || simdutf8::basic::from_utf8(bytes).is_ok();
+        if self.region_ascii {
+            self.line_ascii = Some(true);
+        }
+        while self.at < end && !self.stopped {
+            match self.mode {
+                Mode::Tokens => self.tokens(held, base, end)?,
+                Mode::Comment => self.comment_text(held, base, end),
+                Mode::SkipVariation => self.skip_variation(held, base, end)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Tokens from `self.at` until the mode changes or `end`.
+    fn tokens(&mut self, held: &[u8], base: u64, end: u64) -> io::Result<()> {
+        let from = self.at;
+        let text = &held[(from - base) as usize..(end - base) as usize];
+        let mut lx = Token::lexer(text);
+        while let Some(tok) = lx.next() {
+            let span = lx.span();
+            let at = from + span.start as u64;
+            let slice = &text[span.clone()];
+            if let Ok(t) = tok {
+                // A half-move waits for what annotates it; anything else
+                // hands it on.
+                if self.has_pending && !t.annotates() {
+                    self.flush_pending(held, base);
+                }
+            }
+            // The common tokens of a game's movetext, straight; the rest,
+            // and these anywhere else, through `token`.
+            let in_movetext = self.depth == 0 && self.game.past_tags && !self.movetext.ended();
+            match tok {
+                Ok(Token::LineEnd) => {
+                    self.new_line(at + 1);
+                    continue;
+                }
+                Ok(Token::Word) if in_movetext => {
+                    let (number, side, problem) = self.movetext.half_move();
+                    if let Some(p) = problem {
+                        self.error_at(held, base, at, p);
+                    }
+                    let s = Span {
+                        text: slice,
+                        at,
+                        map: None,
+                    };
+                    self.half_move(held, base, s, number, side);
+                    continue;
+                }
+                Ok(Token::Number) if in_movetext => {
+                    self.move_number(held, base, Token::Number, slice, at);
+                    continue;
+                }
+                Ok(Token::Comma) if in_movetext && self.movetext.black_due() => continue,
+                Ok(tok) => {
+                    let s = Span {
+                        text: slice,
+                        at,
+                        map: None,
+                    };
+                    self.token(held, base, tok, s)?;
+                }
+                Err(()) => {
+                    self.not_a_token(held, base, &text[span.start..], at)?;
+                    if self.at != from {
+                        // A word was folded and read up to `self.at`.
+                        return Ok(());
+                    }
+                }
+            }
+            if self.mode != Mode::Tokens || self.stopped {
+                self.at = from + span.end as u64;
+                return Ok(());
+            }
+        }
+        self.at = end;
+        Ok(())
+    }
+
+    /// Bytes no token starts with: a full-width word to fold, or an error.
+    #[cold]
+    #[inline(never)]
+    fn not_a_token(&mut self, held: &[u8], base: u64, rest: &[u8], at: u64) -> io::Result<()> {
+        if rest[0] >= 0x80 {
+            let word_end = rest
+                .iter()
+                .position(|&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'{'))
+                .unwrap_or(rest.len());
+            if self.fold_word(&rest[..word_end]) {
+                return self.folded_tokens(held, base, at, word_end);
+            }
+        }
+        self.unexpected(held, base, rest, at)
+    }
+
+    /// NFKC-folds `word` into `self.fold` if that changes its first
+    /// character (full-width letters and digits, say).
+    fn fold_word(&mut self, word: &[u8]) -> bool {
+        let Ok(s) = std::str::from_utf8(word) else {
+            return false;
+        };
+        let Some(c) = s.chars().next() else {
+            return false;
+        };
+        if std::iter::once(c).nfkc().eq(std::iter::once(c)) {
+            return false;
+        }
+        self.fold.clear();
+        self.fold_map.clear();
+        let mut buf = [0u8; 4];
+        for (i, ch) in s.char_indices() {
+            for n in std::iter::once(ch).nfkc() {
+                let e = n.encode_utf8(&mut buf);
+                self.fold.extend_from_slice(e.as_bytes());
+                self.fold_map.extend(std::iter::repeat_n(i as u32, e.len()));
+            }
+        }
+        true
+    }
+
+    /// Reads the tokens of the folded word at `at`, `len` bytes long.
+    fn folded_tokens(&mut self, held: &[u8], base: u64, at: u64, len: usize) -> io::Result<()> {
+        let fold = std::mem::take(&mut self.fold);
+        let map = std::mem::take(&mut self.fold_map);
+        self.at = at + len as u64;
+        let mut lx = Token::lexer(&fold[..]);
+        while let Some(tok) = lx.next() {
+            let span = lx.span();
+            let s = Span {
+                text: &fold[span.clone()],
+                at: at + u64::from(map[span.start]),
+                map: Some((at, &map[span.start..])),
+            };
+            match tok {
+                Ok(tok) => self.token(held, base, tok, s)?,
+                Err(()) => self.unexpected(held, base, &fold[span.start..], s.at)?,
+            }
+            if self.mode != Mode::Tokens || self.stopped {
+                self.at = match map.get(span.end) {
+                    Some(&o) => at + u64::from(o),
+                    None => at + len as u64,
+                };
+                break;
+            }
+        }
+        self.fold = fold;
+        self.fold_map = map;
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unexpected(&mut self, held: &[u8], base: u64, rest: &[u8], at: u64) -> io::Result<()> {
+        self.before_movetext(held, base, at)?;
+        self.leave_tags(held, base);
+        let message = match first_char(rest) {
+            None => format!(
+                "invalid UTF-8: byte 0x{:02X} at byte offset {at} of the input",
+                rest[0]
+            ),
+            Some('[') => "tag not closed: a tag is [Name \"value\"] on one line".to_string(),
+            Some('\0') => "NUL byte in the input".to_string(),
+            Some(c) if c.is_control() => format!("control character U+{:04X}", c as u32),
+            Some(c) => format!("unexpected character '{c}'"),
+        };
+        self.error_at(held, base, at, message);
+        Ok(())
+    }
+
+    // ───────────────────────────── tokens ─────────────────────────────
+
+    fn token(&mut self, held: &[u8], base: u64, tok: Token, s: Span<'_>) -> io::Result<()> {
+        let annotation = tok.annotates();
+        if !annotation && self.has_pending {
+            self.flush_pending(held, base);
+        }
+        if tok == Token::CommentOpen {
+            self.open_comment(held, base, s.at);
+            return Ok(());
+        }
+        if self.depth > 0 {
+            return self.variation_token(held, base, tok, s);
+        }
+        match tok {
+            Token::Tag => return self.tag(held, base, s),
+            Token::Result | Token::Unfinished | Token::PgnDraw => {
+                if self.game.open && self.movetext.result.is_some() {
+                    self.finish_game(held, base, s.at)?;
+                }
+                if !self.game.open {
+                    self.begin_game(held, base, s.at);
+                }
+                self.leave_tags(held, base);
+                self.result(held, base, tok, s);
+            }
+            // A variation after the end marker still belongs to the game.
+            Token::VariationOpen => self.open_variation(held, base, s.at, None),
+            Token::LabeledVariationOpen => {
+                self.open_variation(held, base, s.at, Some(label_value(s.text)))
+            }
+            _ if annotation && self.has_pending => self.annotation(held, base, tok, s),
+            _ => {
+                // Movetext: after a game that has ended, it starts the next.
+                self.before_movetext(held, base, s.at)?;
+                self.leave_tags(held, base);
+                self.movetext_token(held, base, tok, s);
+            }
+        }
+        self.game.movetext_line = self.line;
+        Ok(())
+    }
+
+    /// A movetext token on the main line, but a result, a variation's
+    /// opening, or an annotation of the half-move before it.
+    fn movetext_token(&mut self, held: &[u8], base: u64, tok: Token, s: Span<'_>) {
+        match tok {
+            Token::Number | Token::UnknownNumber => self.move_number(held, base, tok, s.text, s.at),
+            Token::Dots if s.text.len() == 3 && self.movetext.white_due() => {
+                self.ellipsis(held, base, s.at)
+            }
+            Token::Ellipsis => self.ellipsis(held, base, s.at),
+            // Leading dots belong inside variations; elsewhere they are
+            // read past.
+            Token::Dots => {}
+            Token::Comma => {
+                if !self.movetext.black_due() {
+                    self.error_at(
+                        held,
+                        base,
+                        s.at,
+                        "unexpected , : it separates White's move from Black's",
+                    );
+                }
+            }
+            Token::Word => {
+                let (number, side, problem) = self.movetext.half_move();
+                if let Some(p) = problem {
+                    self.error_at(held, base, s.at, p);
+                }
+                self.half_move(held, base, s, number, side);
+            }
+            Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker => {
+                self.annotation(held, base, tok, s)
+            }
+            Token::PgnNumber => {
+                let n = number_value(s.text);
+                self.error_at(
+                    held,
+                    base,
+                    s.at,
+                    format!(
+                        "{n}... is PGN numbering: CTL-PGN writes Black's move as {n}. ..., MOVE"
+                    ),
+                );
+            }
+            Token::Label => self.error_at(
+                held,
+                base,
+                s.at,
+                "a variation label $[n] goes right after the (",
+            ),
+            Token::VariationClose => self.error_at(held, base, s.at, ") closes no variation"),
+            Token::CommentClose => self.error_at(held, base, s.at, "} closes no comment"),
+            Token::LineEnd
+            | Token::Tag
+            | Token::CommentOpen
+            | Token::VariationOpen
+            | Token::LabeledVariationOpen
+            | Token::Result
+            | Token::Unfinished
+            | Token::PgnDraw => unreachable!("read by token()"),
+        }
+    }
+
+    /// A token inside a kept variation.
+    fn variation_token(
+        &mut self,
+        held: &[u8],
+        base: u64,
+        tok: Token,
+        s: Span<'_>,
+    ) -> io::Result<()> {
+        match tok {
+            Token::Tag if s.at == self.first_token_of_line(held, base) => {
+                // A tag line: the variation was never closed, and the game
+                // ends here.
+                self.variation_not_closed(held, base);
+                self.tag(held, base, s)?;
+            }
+            Token::Number | Token::UnknownNumber => {
+                let n = number_value(s.text);
+                self.numbers.number = n;
+                self.numbers.side = Some(Side::White);
+                self.f.cx.depth = self.depth;
+                if self.f.chain.variation_number(n, &mut self.f.cx) == Flow::Keep {
+                    self.f.writer.variation_number(n);
+                }
+                self.fill_sources(held, base);
+            }
+            Token::Dots if s.text.len() == 3 => self.numbers.side = Some(Side::Black),
+            Token::Ellipsis => self.numbers.side = Some(Side::Black),
+            Token::Dots | Token::Comma => {}
+            Token::Word => {
+                let side = self.numbers.side.unwrap_or(Side::White);
+                let number = self.numbers.number;
+                self.half_move(held, base, s, number, side);
+                if side == Side::Black {
+                    self.numbers.number = number.saturating_add(1);
+                }
+                self.numbers.side = Some(side.other());
+            }
+            Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker => {
+                self.annotation(held, base, tok, s)
+            }
+            Token::VariationOpen => self.open_variation(held, base, s.at, None),
+            Token::LabeledVariationOpen => {
+                self.open_variation(held, base, s.at, Some(label_value(s.text)))
+            }
+            Token::VariationClose => {
+                self.f.cx.depth = self.depth;
+                if self.f.chain.variation(Variation::Close, &mut self.f.cx) == Flow::Keep {
+                    self.f.writer.variation(Variation::Close, self.depth);
+                }
+                self.fill_sources(held, base);
+                self.depth -= 1;
+                if let Some((n, side)) = self.numbers.stack.pop() {
+                    self.numbers.number = n;
+                    self.numbers.side = side;
+                }
+            }
+            _ => {
+                let what = String::from_utf8_lossy(s.text).into_owned();
+                self.error_at(
+                    held,
+                    base,
+                    s.at,
+                    format!("{what} inside a variation: is a ) missing?"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The stream offset of the current line's first byte after blanks.
+    fn first_token_of_line(&self, held: &[u8], base: u64) -> u64 {
+        let line = &held[(self.line_start - base) as usize..];
+        let blanks = line
+            .iter()
+            .position(|&c| c != b' ' && c != b'\t')
+            .unwrap_or(line.len());
+        self.line_start + blanks as u64
+    }
+
+    /// Before a movetext token at `at`: a game that has ended gives way to
+    /// a new one.
+    fn before_movetext(&mut self, held: &[u8], base: u64, at: u64) -> io::Result<()> {
+        if self.game.open && self.movetext.ended() {
+            self.finish_game(held, base, at)?;
+        }
+        if !self.game.open {
+            self.begin_game(held, base, at);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn tag(&mut self, held: &[u8], base: u64, s: Span<'_>) -> io::Result<()> {
+        let (name, raw) = tag_parts(s.text);
+        let ended = self.movetext.ended();
+        let amid_moves = self.game.movetext_line == self.line && self.movetext.has_moves && !ended;
+        if self.game.open && amid_moves && name == b"Redefine" {
+            // A Redefine after moves on their own line is misplaced, not a new game.
+            self.error_at(
+                held,
+                base,
+                s.at,
+                "a Redefine tag must come before the movetext it applies to (with the other tags)",
+            );
+            return Ok(());
+        }
+        if self.game.open && (self.game.past_tags || ended) {
+            self.finish_game(held, base, s.at)?;
+        }
+        if !self.game.open {
+            self.begin_game(held, base, s.at);
+        }
+        self.game.has_tags = true;
+        let column = self.column(held, base, s.at);
+        let name = std::str::from_utf8(name).unwrap_or("");
+        let value_at = s.at + (raw.as_ptr() as usize - s.text.as_ptr() as usize) as u64;
+        let raw = match std::str::from_utf8(raw) {
+            Ok(v) => v,
+            Err(e) => {
+                let bad = value_at + e.valid_up_to() as u64;
+                let byte = held[(bad - base) as usize];
+                self.error_at(
+                    held,
+                    base,
+                    bad,
+                    format!("invalid UTF-8: byte 0x{byte:02X} at byte offset {bad} of the input"),
+                );
+                return Ok(());
+            }
+        };
+        let nfc;
+        let value = if raw.is_ascii()
+            || unicode_normalization::is_nfc_quick(raw.chars())
+                == unicode_normalization::IsNormalized::Yes
+        {
+            raw
+        } else {
+            nfc = raw.nfc().collect::<String>();
+            &nfc
+        };
+        match name {
+            "Variant" => {
+                self.game.has_variant = true;
+                if value != "C'escacs" {
+                    self.error_at(
+                        held,
+                        base,
+                        s.at,
+                        format!("Variant \"{value}\" is not C'escacs: this filter reads C'escacs games only"),
+                    );
+                }
+            }
+            "Redefine" => {
+                if let Err(e) = self.f.cx.redefine.merge(value) {
+                    self.error_at(held, base, value_at, e.to_string());
+                }
+            }
+            "Result" => {
+                let mark = self.mark(held, base, s.at);
+                self.game.result_tag = Outcome::parse(value).map(|o| (o, mark));
+            }
+            "PDTL" | "DPTL" => {
+                if name == "DPTL" {
+                    self.f.cx.warn(
+                        self.line,
+                        column,
+                        "tag DPTL is read as PDTL (the usual misspelling)",
+                    );
+                }
+                if self.game.has_setup {
+                    self.error_at(held, base, s.at, "a game has one PDTL tag");
+                    return Ok(());
+                }
+                self.game.has_setup = true;
+                match Pdtl::parse(value) {
+                    Ok(mut pdtl) => {
+                        pdtl.line = self.line;
+                        pdtl.column = column;
+                        self.f.chain.setup(&mut pdtl, &mut self.f.cx);
+                        self.f.writer.setup(&pdtl);
+                    }
+                    Err(e) => {
+                        let at = value_at + byte_in_value(raw, value, e.offset) as u64;
+                        self.error_at(held, base, at, e.to_string());
+                    }
+                }
+                self.fill_sources(held, base);
+                return Ok(());
+            }
+            _ => {}
+        }
+        let tag = Tag {
+            name,
+            value,
+            line: self.line,
+            column,
+        };
+        if self.f.chain.tag(&tag, &mut self.f.cx) == Flow::Keep {
+            self.f.writer.tag(&tag);
+        }
+        self.fill_sources(held, base);
+        Ok(())
+    }
+
+    /// A move number `n.` or `n?` at stream offset `at`.
+    #[inline]
+    fn move_number(&mut self, held: &[u8], base: u64, tok: Token, text: &[u8], at: u64) {
+        let n = number_value(text);
+        if let Some(p) = self.movetext.number(n, tok == Token::UnknownNumber, text) {
+            self.error_at(held, base, at, p);
+        }
+        self.game.last_number = Mark {
+            line: self.line,
+            column: 0,
+            at,
+        };
+    }
+
+    fn ellipsis(&mut self, held: &[u8], base: u64, at: u64) {
+        if let Some(p) = self.movetext.ellipsis() {
+            self.error_at(held, base, at, p);
+        }
+        self.game.last_number = self.mark(held, base, at);
+    }
+
+    /// A half-move's word: parsed, and held until its annotations are read.
+    #[inline]
+    fn half_move(&mut self, held: &[u8], base: u64, s: Span<'_>, number: u32, side: Side) {
+        match half_move::parse(s.text) {
+            Ok(p) => {
+                let column = self.column(held, base, s.at) as u32;
+                let mut traits = p.traits;
+                if self.depth > 0 {
+                    traits |= Traits::IN_VARIATION;
+                }
+                let text = (s.map.is_none() && !traits.intersects(Traits::RESPELLED))
+                    .then(|| (s.at, s.at + s.text.len() as u64));
+                self.pending = Pending {
+                    mv: HalfMove {
+                        number,
+                        side,
+                        unknown_number: self.movetext.unknown_number && self.depth == 0,
+                        action: p.action,
+                        check: p.check,
+                        rating: None,
+                        nags: [0; HalfMove::MAX_NAGS],
+                        nag_count: 0,
+                        draw_offer: false,
+                        end: false,
+                        line: self.line,
+                        column,
+                    },
+                    traits,
+                    text,
+                };
+                self.has_pending = true;
+            }
+            Err(e) => self.not_a_half_move(held, base, s, e),
+        }
+    }
+
+    #[cold]
+    fn not_a_half_move(&mut self, held: &[u8], base: u64, s: Span<'_>, e: half_move::Fault) {
+        // A word cut short by invalid UTF-8: that is what to say.
+        let next = s.at + s.text.len() as u64;
+        let rest = &held[(next - base) as usize..];
+        if !self.utf8 && s.map.is_none() && !rest.is_empty() && first_char(rest).is_none() {
+            return self.error_at(
+                held,
+                base,
+                next,
+                format!(
+                    "invalid UTF-8: byte 0x{:02X} at byte offset {next} of the input",
+                    rest[0]
+                ),
+            );
+        }
+        let at = s.offset(e.offset);
+        self.error_at(held, base, at, e.message(s.text));
+    }
+
+    fn annotation(&mut self, held: &[u8], base: u64, tok: Token, s: Span<'_>) {
+        if !self.has_pending {
+            let what = match tok {
+                Token::Rating => "a rating",
+                Token::Nag => "a NAG",
+                Token::DrawOffer => "(=)",
+                _ => ":",
+            };
+            self.error_at(
+                held,
+                base,
+                s.at,
+                format!("{what} must follow a move on the same line"),
+            );
+            return;
+        }
+        let p = &mut self.pending;
+        let mv = &mut p.mv;
+        let problem = match tok {
+            Token::Rating if mv.rating.is_some() => Some("a move takes one rating"),
+            Token::Rating => {
+                mv.rating = Rating::parse(s.text);
+                p.traits |= Traits::RATED;
+                None
+            }
+            Token::Nag => match std::str::from_utf8(&s.text[1..])
+                .ok()
+                .and_then(|n| n.parse::<u8>().ok())
+            {
+                None => Some("NAGs are $0 to $255"),
+                Some(_) if mv.nag_count as usize == HalfMove::MAX_NAGS => {
+                    Some("too many NAGs on one move")
+                }
+                Some(n) => {
+                    mv.nags[mv.nag_count as usize] = n;
+                    mv.nag_count += 1;
+                    p.traits |= Traits::RATED;
+                    None
+                }
+            },
+            Token::DrawOffer => {
+                mv.draw_offer = true;
+                None
+            }
+            _ => {
+                mv.end = true;
+                None
+            }
+        };
+        if let Some(p) = problem {
+            self.error_at(held, base, s.at, p);
+        }
+    }
+
+    /// Hands the half-move read last, if any, to the chain and the writer.
+    #[inline]
+    fn flush_pending(&mut self, held: &[u8], base: u64) {
+        if self.has_pending {
+            self.has_pending = false;
+            self.pass_half_move(held, base);
+        }
+    }
+
+    fn pass_half_move(&mut self, held: &[u8], base: u64) {
+        let p = &mut self.pending;
+        if self.depth == 0 {
+            let mate = p.mv.check == Some(Check::Mate);
+            self.movetext.move_ends(p.mv.end, mate.then_some(p.mv.side));
+            self.game.last_move = Mark {
+                line: p.mv.line,
+                column: u64::from(p.mv.column),
+                at: p.text.map_or(self.game.last_move.at, |t| t.0),
+            };
+            self.report.half_moves += 1;
+        }
+        if self.f.chain.wants_move(p.traits) && self.chain_half_move(held, base) == Flow::Drop {
+            return;
+        }
+        if self.f.cx.has_error() {
+            return;
+        }
+        let p = &self.pending;
+        let text = p
+            .text
+            .map(|(from, to)| &held[(from - base) as usize..(to - base) as usize]);
+        self.f.writer.half_move(&p.mv, self.depth, text);
+    }
+
+    /// The chain's part of [`Reading::pass_half_move`], for the half-moves
+    /// a pass wants.
+    #[inline(never)]
+    fn chain_half_move(&mut self, held: &[u8], base: u64) -> Flow {
+        let p = &mut self.pending;
+        let read = p.mv;
+        self.f.cx.depth = self.depth;
+        let flow = self.f.chain.half_move(&mut p.mv, p.traits, &mut self.f.cx);
+        self.report.ratings_dropped += u64::from(read.rating.is_some()) + u64::from(read.nag_count)
+            - u64::from(p.mv.rating.is_some())
+            - u64::from(p.mv.nag_count);
+        if p.mv != read {
+            p.text = None;
+        }
+        self.fill_sources(held, base);
+        flow
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn result(&mut self, held: &[u8], base: u64, tok: Token, s: Span<'_>) {
+        let text = String::from_utf8_lossy(s.text);
+        let outcome = match tok {
+            Token::PgnDraw => {
+                self.error_at(
+                    held,
+                    base,
+                    s.at,
+                    format!("result {text} is PGN: CTL-PGN writes 1-1"),
+                );
+                Outcome::Draw
+            }
+            _ => match Outcome::parse(&text) {
+                Some(o) => o,
+                None => {
+                    let hint = match text.as_bytes() {
+                        [b'1', _, b'0'] => " is PGN: CTL-PGN writes 3-0",
+                        [b'0', _, b'1'] => " is PGN: CTL-PGN writes 0-3",
+                        _ => " is not a result: results are 3-0 2-1 0-3 1-2 1-1 *",
+                    };
+                    self.error_at(held, base, s.at, format!("result {text}{hint}"));
+                    Outcome::Unfinished
+                }
+            },
+        };
+        self.movetext.result = Some(outcome);
+    }
+
+    // ───────────────────────────── comments ─────────────────────────────
+
+    fn open_comment(&mut self, held: &[u8], base: u64, at: u64) {
+        if !self.game.open {
+            // A comment before anything else belongs to the game it introduces.
+            self.begin_game(held, base, at);
+        }
+        self.game.comment = self.mark(held, base, at);
+        self.comment.clear();
+        self.comment_scanned = at + 1;
+        self.comment_scanned_line = self.line;
+        self.comment_in_skip = self.mode == Mode::SkipVariation;
+        self.mode = Mode::Comment;
+    }
+
+    /// A comment's text from `self.at`, up to `}` or `end`.
+    fn comment_text(&mut self, held: &[u8], base: u64, end: u64) {
+        let text = &held[(self.at - base) as usize..(end - base) as usize];
+        let (body, close) = match memchr::memchr(b'}', text) {
+            Some(j) => (&text[..j], Some(j)),
+            None => (text, None),
+        };
+        let body_at = self.at;
+        self.lines_in(body, body_at + body.len() as u64);
+        self.check_utf8(held, base, body, body_at);
+        let keep = !self.skip_comments && !self.comment_in_skip;
+        let Some(j) = close else {
+            if keep {
+                self.comment.extend_from_slice(body);
+            }
+            self.at = end;
+            return;
+        };
+        self.at += j as u64 + 1;
+        self.mode = if self.comment_in_skip {
+            Mode::SkipVariation
+        } else {
+            Mode::Tokens
+        };
+        self.read_again = None;
+        if !self.spill.is_empty() {
+            self.spill = Spill::default();
+        }
+        if self.skip_comments {
+            self.report.comments_dropped += 1;
+        } else if keep {
+            if self.comment.is_empty() {
+                self.deliver_comment(held, base, body);
+            } else {
+                let mut whole = std::mem::take(&mut self.comment);
+                whole.extend_from_slice(body);
+                self.deliver_comment(held, base, &whole);
+                whole.clear();
+                self.comment = whole;
+            }
+        }
+    }
+
+    fn deliver_comment(&mut self, held: &[u8], base: u64, text: &[u8]) {
+        if !self.game.past_tags && self.depth == 0 {
+            // Among the tags, a Redefine may still come that the comment's
+            // `~X` references need: hold it until the tags end.
+            push_lines(&mut self.held, text);
+            self.held_ends.push(self.held.len());
+            return;
+        }
+        self.pass_comment(held, base, text);
+    }
+
+    fn pass_comment(&mut self, held: &[u8], base: u64, text: &[u8]) {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        push_lines(&mut scratch, text);
+        self.f.cx.depth = self.depth;
+        if self.f.chain.comment(&mut scratch, &mut self.f.cx) == Flow::Keep {
+            let after = self.movetext.result.is_some();
+            self.f.writer.comment(&scratch, self.depth, after);
+        } else {
+            self.report.comments_dropped += 1;
+        }
+        self.fill_sources(held, base);
+        self.scratch = scratch;
+    }
+
+    /// The tags are over: the chain learns what each pass wants of the
+    /// movetext, and the comments held among the tags go on.
+    #[inline]
+    fn leave_tags(&mut self, held: &[u8], base: u64) {
+        if !self.game.past_tags {
+            self.tags_end(held, base);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn tags_end(&mut self, held: &[u8], base: u64) {
+        self.game.past_tags = true;
+        self.f.chain.movetext_begins(&self.f.cx);
+        if self.held_ends.is_empty() {
+            return;
+        }
+        let text = std::mem::take(&mut self.held);
+        let ends = std::mem::take(&mut self.held_ends);
+        let mut from = 0;
+        for &to in &ends {
+            self.pass_comment(held, base, &text[from..to]);
+            from = to;
+        }
+        self.held = text;
+        self.held.clear();
+        self.held_ends = ends;
+        self.held_ends.clear();
+    }
+
+    /// Looks through the text of the comment open, up to `upto`, for the
+    /// first line that starts a game: where reading starts again if the
+    /// comment is never closed.
+    fn look_for_a_game_in_the_comment(&mut self, held: &[u8], base: u64, upto: u64) {
+        if self.read_again.is_some() || self.comment_scanned >= upto {
+            return;
+        }
+        let from = self.comment_scanned.max(base);
+        let text = &held[(from - base) as usize..(upto - base) as usize];
+        let mut line = self.comment_scanned_line;
+        for nl in memchr::memchr_iter(b'\n', text) {
+            line += 1;
+            let start = nl + 1;
+            let rest = &text[start..];
+            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            if token::starts_with_tag(&rest[..end]) {
+                self.read_again = Some(ReadAgain {
+                    at: from + start as u64,
+                    line,
+                });
+                return;
+            }
+        }
+        self.comment_scanned = upto;
+        self.comment_scanned_line = line;
+    }
+
+    // ───────────────────────────── variations ─────────────────────────────
+
+    fn open_variation(&mut self, held: &[u8], base: u64, at: u64, label: Option<u32>) {
+        if !self.game.open {
+            self.begin_game(held, base, at);
+        }
+        self.leave_tags(held, base);
+        if self.depth == 0 {
+            self.game.variation = self.mark(held, base, at);
+        }
+        self.depth += 1;
+        if self.skip_variations {
+            self.report.variations_dropped += 1;
+            self.mode = Mode::SkipVariation;
+            return;
+        }
+        if self.depth > 1 {
+            self.numbers
+                .stack
+                .push((self.numbers.number, self.numbers.side));
+        }
+        self.numbers.number = self.movetext.number;
+        self.numbers.side = None;
+        self.f.cx.depth = self.depth;
+        if self
+            .f
+            .chain
+            .variation(Variation::Open { label }, &mut self.f.cx)
+            == Flow::Keep
+        {
+            self.f
+                .writer
+                .variation(Variation::Open { label }, self.depth);
+        }
+        self.fill_sources(held, base);
+    }
+
+    /// A dropped variation from `self.at`: its depth counted to its `)`,
+    /// comments inside read as comments, until `end`.
+    fn skip_variation(&mut self, held: &[u8], base: u64, end: u64) -> io::Result<()> {
+        while self.at < end {
+            if self.at == self.line_start && token::starts_with_tag(self.current_line(held, base)) {
+                // A tag line: the variation was never closed.
+                self.variation_not_closed(held, base);
+                return Ok(());
+            }
+            let at = self.at;
+            let text = &held[(at - base) as usize..(end - base) as usize];
+            let line_end = memchr::memchr(b'\n', text).unwrap_or(text.len());
+            let line = &text[..line_end];
+            let mut i = 0;
+            while let Some(j) = memchr::memchr3(b'(', b')', b'{', &line[i..]) {
+                let k = i + j;
+                i = k + 1;
+                match line[k] {
+                    // A draw offer `(=)` inside is no variation.
+                    b'(' if line[i..].starts_with(b"=)") => i += 2,
+                    b'(' => {
+                        self.depth += 1;
+                        self.report.variations_dropped += 1;
+                    }
+                    b')' => {
+                        self.depth -= 1;
+                        if self.depth == 0 {
+                            self.check_utf8(held, base, &line[..i], at);
+                            self.at = at + i as u64;
+                            self.mode = Mode::Tokens;
+                            return Ok(());
+                        }
+                    }
+                    _ => {
+                        self.check_utf8(held, base, &line[..k], at);
+                        self.at = at + i as u64;
+                        self.open_comment(held, base, at + k as u64);
+                        return Ok(());
+                    }
+                }
+            }
+            self.check_utf8(held, base, line, at);
+            if line_end < text.len() {
+                self.at = at + line_end as u64 + 1;
+                self.new_line(self.at);
+            } else {
+                self.at = end;
+            }
+        }
+        Ok(())
+    }
+
+    /// The current line, without its line end.
+    fn current_line<'h>(&self, held: &'h [u8], base: u64) -> &'h [u8] {
+        self_line(held, base, self.line_start)
+    }
+
+    /// Reports invalid UTF-8 in skipped text.
+    fn check_utf8(&mut self, held: &[u8], base: u64, text: &[u8], at: u64) {
+        if self.utf8 {
+            return;
+        }
+        if let Err(e) = simdutf8::compat::from_utf8(text) {
+            let bad = at + e.valid_up_to() as u64;
+            let byte = text[e.valid_up_to()];
+            self.error_at(
+                held,
+                base,
+                bad,
+                format!("invalid UTF-8: byte 0x{byte:02X} at byte offset {bad} of the input"),
+            );
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn variation_not_closed(&mut self, held: &[u8], base: u64) {
+        let mark = self.game.variation;
+        self.late(
+            held,
+            base,
+            mark,
+            Severity::Error,
+            "variation not closed: ) is missing".to_string(),
+        );
+        self.depth = 0;
+        self.numbers = VariationNumbers::default();
+        self.mode = Mode::Tokens;
+    }
+
+    // ───────────────────────────── games ─────────────────────────────
+
+    /// Starts a game at stream offset `at`.
+    #[cold]
+    #[inline(never)]
+    fn begin_game(&mut self, held: &[u8], base: u64, at: u64) {
+        let start = self.mark(held, base, at);
+        self.game = Game {
+            open: true,
+            start,
+            ..Game::default()
+        };
+        self.movetext = Movetext::default();
+        self.raw.clear();
+        self.excerpts.clear();
+        self.sourced = 0;
+        self.f.cx.reset();
+        self.f.chain.begin_game(&mut self.f.cx);
+        self.f.writer.begin(start.line);
+    }
+
+    /// Ends the game under way at stream offset `end`, where the next one
+    /// starts or the input ends: checks what only the whole game shows,
+    /// writes or rejects it, and hands its diagnostics on.
+    #[cold]
+    #[inline(never)]
+    fn finish_game(&mut self, held: &[u8], base: u64, end: u64) -> io::Result<()> {
+        self.flush_pending(held, base);
+        if !self.game.open {
+            return Ok(());
+        }
+        let only_comments = !self.game.has_tags && !self.game.past_tags;
+        self.leave_tags(held, base);
+        if self.mode == Mode::Comment {
+            let mark = self.game.comment;
+            self.late(
+                held,
+                base,
+                mark,
+                Severity::Error,
+                "comment not closed: } is missing".into(),
+            );
+            self.mode = Mode::Tokens;
+        }
+        if self.depth > 0 {
+            self.variation_not_closed(held, base);
+        }
+        let start = self.game.start;
+        if only_comments {
+            let message = "a comment that belongs to no game: no tags and no moves come with it";
+            self.late(held, base, start, Severity::Error, message.into());
+        } else if !self.game.has_tags && !self.movetext.has_moves {
+            let message = "no game here: a game has tags ([Variant \"C'escacs\"] first) or moves";
+            self.late(held, base, start, Severity::Error, message.into());
+        } else if let Some(missing) = self.movetext.dangling() {
+            let mark = self.game.last_number;
+            self.late(held, base, mark, Severity::Error, missing);
+        }
+        if !self.game.has_variant {
+            self.late(
+                held,
+                base,
+                start,
+                Severity::Warning,
+                "no [Variant \"C'escacs\"] tag: added".into(),
+            );
+        }
+        if self.movetext.has_moves && !self.movetext.last_move_ends {
+            let mark = self.game.last_move;
+            self.late(
+                held,
+                base,
+                mark,
+                Severity::Warning,
+                "the last move has no end marker (: or #)".into(),
+            );
+        }
+        let tag = self.game.result_tag;
+        let result = self.movetext.outcome(tag.map(|t| t.0));
+        if let Some((written, mark)) = tag {
+            if written != result {
+                self.late(
+                    held,
+                    base,
+                    mark,
+                    Severity::Warning,
+                    format!(
+                        "the Result tag says {} but the game ends {}",
+                        written.as_str(),
+                        result.as_str()
+                    ),
+                );
+            }
+        }
+        self.f.chain.end_game(self.movetext.result, &mut self.f.cx);
+        self.fill_sources(held, base);
+        let cx = &mut self.f.cx;
+        if self.f.strict {
+            cx.make_warnings_errors();
+        }
+        self.report.games_read += 1;
+        let rejected = cx.has_error();
+        if rejected {
+            self.report.games_rejected += 1;
+            if let Some(rejects) = self.rejects.as_mut() {
+                if end < base {
+                    // The game ends in what left the buffer.
+                    self.raw.truncate((end - start.at) as usize);
+                    rejects.write_all(&self.raw)?;
+                } else {
+                    rejects.write_all(&self.raw)?;
+                    let from = start.at.max(base);
+                    rejects.write_all(&held[(from - base) as usize..(end - base) as usize])?;
+                }
+            }
+            // The first error says why; nothing of the game is written.
+            if let Some(d) = cx
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+            {
+                (self.on_diagnostic)(d);
+            }
+        } else {
+            self.f.writer.finish(result, self.out)?;
+            self.report.games_written += 1;
+            cx.diagnostics.sort_by_key(|d| (d.line, d.column));
+            for d in &cx.diagnostics {
+                self.report.warnings += 1;
+                (self.on_diagnostic)(d);
+            }
+        }
+        cx.diagnostics.clear();
+        self.game = Game::default();
+        self.raw.clear();
+        if rejected && self.f.fail_fast {
+            self.stopped = true;
+        }
+        Ok(())
+    }
+
+    /// The input has ended (at `self.at`): ends the game under way. A
+    /// comment never closed ends its game where the first line inside it
+    /// that starts a game is, and the input is read again from there:
+    /// returns where, with what must be read again.
+    #[cold]
+    #[inline(never)]
+    fn end_of_input(&mut self, held: &[u8], base: u64) -> io::Result<Option<(u64, Spill)>> {
+        self.flush_pending(held, base);
+        if self.mode == Mode::Comment {
+            self.look_for_a_game_in_the_comment(held, base, self.at);
+            if let Some(again) = self.read_again.take() {
+                self.finish_game(held, base, again.at)?;
+                self.mode = Mode::Tokens;
+                self.depth = 0;
+                self.at = again.at;
+                self.line = again.line;
+                self.line_start = again.at;
+                self.column_cache = (again.at, 1);
+                self.line_ascii = None;
+                return Ok(Some((again.at, std::mem::take(&mut self.spill))));
+            }
+        }
+        let end = self.at;
+        self.finish_game(held, base, end)?;
+        Ok(None)
+    }
+}
+
+/// `mark` with its column, if it was left to be counted (0), and held.
+fn resolve(held: &[u8], base: u64, mut mark: Mark) -> Mark {
+    if mark.column == 0 && mark.at >= base {
+        let i = (mark.at - base) as usize;
+        let start = memchr::memrchr(b'\n', &held[..i]).map_or(0, |n| n + 1);
+        mark.column = char_column(&held[start..], i - start);
+    }
+    mark
+}
+
+/// The line that starts at stream offset `start`, without its line end.
+fn self_line(held: &[u8], base: u64, start: u64) -> &[u8] {
+    let rest = &held[(start - base) as usize..];
+    &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())]
+}
+
+/// The character `b` starts with; `None` where it starts with invalid UTF-8.
+fn first_char(b: &[u8]) -> Option<char> {
+    (1..=b.len().min(4))
+        .find_map(|k| std::str::from_utf8(&b[..k]).ok())
+        .and_then(|s| s.chars().next())
+}
+
+/// Appends the lines of `text`, each line end written `\n` (a comment
+/// written on CRLF lines is written on LF lines).
+fn push_lines(out: &mut Vec<u8>, text: &[u8]) {
+    let mut rest = text;
+    while let Some(n) = memchr::memchr(b'\n', rest) {
+        let mut line = &rest[..n];
+        while let [l @ .., b'\r'] = line {
+            line = l;
+        }
+        out.extend_from_slice(line);
+        out.push(b'\n');
+        rest = &rest[n + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
+/// The byte offset of character column `column` in `line`.
+fn byte_of_column(line: &[u8], column: u64) -> usize {
+    let mut chars = 1;
+    for (i, &b) in line.iter().enumerate() {
+        if b & 0xC0 != 0x80 {
+            if chars == column {
+                return i;
+            }
+            chars += 1;
+        }
+    }
+    line.len()
+}
+
+/// Where byte `offset` of the NFC form `value` of a tag value is in the
+/// value as written, `raw` (the same when the value needed no folding).
+fn byte_in_value(raw: &str, value: &str, offset: usize) -> usize {
+    if raw.len() == value.len() {
+        return offset.min(raw.len());
+    }
+    // Characters before the offset, counted in the written value.
+    let chars = value[..offset.min(value.len())].chars().count();
+    raw.char_indices().nth(chars).map_or(raw.len(), |(i, _)| i)
+}
