@@ -60,6 +60,6 @@ pub use model::{
 };
 pub use parallel::{run_parallel, Chunker};
 pub use pass::{Context, Flow, Pass, Tag, Variation};
-pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, Piece};
+pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 pub use redefine::{RedefineError, RedefineMap};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};
