@@ -49,5 +49,5 @@ pub use grammar::model::{
 pub use grammar::redefine::{RedefineError, RedefineMap};
 pub use parallel::{run_parallel, Chunker};
 pub use passes::{Context, Flow, Interest, Pass, Tag, Variation};
-pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, Piece};
+pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};

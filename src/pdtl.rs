@@ -109,6 +109,14 @@ pub enum EnPassant {
     Triple(Hex, u8, u8),
 }
 
+impl fmt::Display for EnPassant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = Vec::with_capacity(10);
+        self.write_to(&mut out);
+        f.write_str(&String::from_utf8_lossy(&out))
+    }
+}
+
 impl EnPassant {
     /// Appends the field as the writer writes it.
     fn write_to(self, out: &mut Vec<u8>) {
@@ -190,6 +198,43 @@ fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, PdtlError> {
     })
 }
 
+/// A form the spec does not write, read all the same and normalised (see
+/// [`Pdtl::parse_with_warnings`]): byte offset into the tag value, and what
+/// was read and how it is written.
+///
+/// ```
+/// use ctlpgn_filter::Pdtl;
+/// let (_, warnings) = Pdtl::parse_with_warnings("/1:DK/ w KR -").unwrap();
+/// assert_eq!(warnings[0].offset, 13);
+/// assert_eq!(
+///     warnings[0].to_string(),
+///     "PDTL: no halfmove clock and no move number (four fields, as the author's program saves them): written 0 ?"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdtlWarning {
+    /// Byte offset into the tag value.
+    pub offset: usize,
+    /// What was normalised.
+    pub message: String,
+}
+
+impl fmt::Display for PdtlWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PDTL: {}", self.message)
+    }
+}
+
+/// Where [`Pdtl::parse_with_warnings`] gathers its warnings.
+type Warnings = Vec<PdtlWarning>;
+
+fn note(warnings: &mut Warnings, offset: usize, message: impl Into<String>) {
+    warnings.push(PdtlWarning {
+        offset,
+        message: message.into(),
+    });
+}
+
 /// Reads a piece (letter, either case, or figurine) at `i`.
 fn piece_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
     let c = *b.get(i)?;
@@ -233,8 +278,44 @@ fn dash_at(b: &[u8], i: usize) -> Option<usize> {
 }
 
 impl Pdtl {
-    /// Parses a PDTL value.
+    /// Parses a PDTL value, accepting the forms
+    /// [`Pdtl::parse_with_warnings`] accepts, without saying which were
+    /// normalised.
     pub fn parse(value: &str) -> Result<Pdtl, PdtlError> {
+        Pdtl::parse_with_warnings(value).map(|(pdtl, _)| pdtl)
+    }
+
+    /// Parses a PDTL value, and says what it read that the spec does not
+    /// write and [`Pdtl::write_to`] writes in the spec's form: one warning
+    /// per normalisation, at a byte offset into the value.
+    ///
+    /// - Lines in any order (the spec enters them from 28 down; every line
+    ///   is labelled, so the order carries nothing): written from 28 down.
+    ///   A line given twice is an error.
+    /// - Four fields (`... w KR -`, as the author's program saves them):
+    ///   written with `0 ?`; five fields (no move number): with `?`; the
+    ///   program's `-` for an unknown halfmove clock or move number: `0`,
+    ///   `?` (the spec's unknown values).
+    /// - The program's special-capture field: en passant `P@E9[E11]`,
+    ///   `P@E9,11[E13]` (the capture hexes, then the pawn's hex in
+    ///   brackets) written `E11@9`, `E13@9-11`; a scornful pawn `G13@F14`
+    ///   (the capturing pawn's hex, then the scornful pawn's) written `F14`.
+    /// - En passant lines written descending (`E15@19-17`): ascending.
+    ///
+    /// ```
+    /// use ctlpgn_filter::Pdtl;
+    /// let (p, warnings) = Pdtl::parse_with_warnings("/1:DK/5:P5/ b - P@E9[E11] 0 3").unwrap();
+    /// let mut out = Vec::new();
+    /// p.write_to(&mut out);
+    /// assert_eq!(out, b"/5:P5/1:DK/ b - E11@9 0 3");
+    /// let found: Vec<(usize, &str)> = warnings.iter().map(|w| (w.offset, w.message.as_str())).collect();
+    /// assert_eq!(found, [
+    ///     (6, "lines are written from 28 down to 0: line 5 comes after line 1; written in order"),
+    ///     (16, "en passant field P@E9[E11] (the author's program's form: the capture hex, then the pawn's hex in brackets) is written E11@9"),
+    /// ]);
+    /// ```
+    pub fn parse_with_warnings(value: &str) -> Result<(Pdtl, Vec<PdtlWarning>), PdtlError> {
+        let mut warnings = Warnings::new();
         let b = value.as_bytes();
         let mut board = Board::default();
         let mut i = 0;
@@ -246,6 +327,9 @@ impl Pdtl {
         }
         i += 1;
         let mut previous: Option<u32> = None;
+        // Lines read so far, one bit each, and the first out of order.
+        let mut seen = 0u32;
+        let mut disorder: Option<(usize, u32, u32)> = None;
         let mut kings = [0u8; 2];
         // Lines: `N:content/` until the space before the turn.
         while i < b.len() && b[i] != b' ' {
@@ -260,11 +344,15 @@ impl Pdtl {
                     format!("line {line} is not on the board: lines are 0-28"),
                 );
             }
-            if previous.is_some_and(|p| line >= p) {
+            if seen & (1 << line) != 0 {
                 return fail(
                     start,
-                    format!("line {line} is out of order: lines go from 28 down to 0, each once"),
+                    format!("line {line} is given twice: each line is described once"),
                 );
+            }
+            seen |= 1 << line;
+            if let Some(p) = previous.filter(|&p| line > p && disorder.is_none()) {
+                disorder = Some((start, line, p));
             }
             previous = Some(line);
             if b.get(i) != Some(&b':') {
@@ -332,6 +420,13 @@ impl Pdtl {
             }
             i += 1; // the closing slash
         }
+        if let Some((at, line, before)) = disorder {
+            note(
+                &mut warnings,
+                at,
+                format!("lines are written from 28 down to 0: line {line} comes after line {before}; written in order"),
+            );
+        }
         let fields_at = i;
         let mut fields = value[i..].split(' ').filter(|f| !f.is_empty());
         let offset_of = |f: &str| f.as_ptr() as usize - value.as_ptr() as usize;
@@ -349,16 +444,60 @@ impl Pdtl {
         let Some(ef) = fields.next() else {
             return fail(value.len(), "the en passant field is missing (- if none)");
         };
-        let en_passant = parse_en_passant(ef, offset_of(ef))?;
-        let Some(hf) = fields.next() else {
-            return fail(value.len(), "the halfmove clock is missing (0 if unknown)");
-        };
-        let halfmove = match number_at(hf.as_bytes(), 0) {
-            Some((v, n)) if n == hf.len() => v,
-            _ => return fail(offset_of(hf), "the halfmove clock is a number"),
+        let en_passant = parse_en_passant(ef, offset_of(ef), &mut warnings)?;
+        let halfmove = match fields.next() {
+            None => {
+                note(
+                    &mut warnings,
+                    value.len(),
+                    "no halfmove clock and no move number (four fields, as the author's program saves them): written 0 ?",
+                );
+                return Ok((
+                    Pdtl {
+                        board,
+                        turn,
+                        castling,
+                        castling_len,
+                        en_passant,
+                        halfmove: 0,
+                        number: None,
+                        line: 0,
+                        column: 0,
+                    },
+                    warnings,
+                ));
+            }
+            Some(hf @ "-") => {
+                note(
+                    &mut warnings,
+                    offset_of(hf),
+                    "halfmove clock - (the author's program's unknown) is written 0, the spec's unknown value",
+                );
+                0
+            }
+            Some(hf) => match number_at(hf.as_bytes(), 0) {
+                Some((v, n)) if n == hf.len() => v,
+                _ => return fail(offset_of(hf), "the halfmove clock is a number"),
+            },
         };
         let number = match fields.next() {
-            None | Some("?") => None,
+            None => {
+                note(
+                    &mut warnings,
+                    value.len(),
+                    "no move number (five fields): written ?, the spec's unknown value",
+                );
+                None
+            }
+            Some("?") => None,
+            Some(nf @ "-") => {
+                note(
+                    &mut warnings,
+                    offset_of(nf),
+                    "move number - (the author's program's unknown) is written ?, the spec's unknown value",
+                );
+                None
+            }
             Some(nf) => match number_at(nf.as_bytes(), 0) {
                 Some((v, n)) if n == nf.len() && v > 0 => Some(v),
                 _ => return fail(offset_of(nf), "the move number is a number from 1, or ?"),
@@ -367,17 +506,20 @@ impl Pdtl {
         if let Some(extra) = fields.next() {
             return fail(offset_of(extra), "unexpected text after the move number");
         }
-        Ok(Pdtl {
-            board,
-            turn,
-            castling,
-            castling_len,
-            en_passant,
-            halfmove,
-            number,
-            line: 0,
-            column: 0,
-        })
+        Ok((
+            Pdtl {
+                board,
+                turn,
+                castling,
+                castling_len,
+                en_passant,
+                halfmove,
+                number,
+                line: 0,
+                column: 0,
+            },
+            warnings,
+        ))
     }
 
     /// A PDTL made from its parts rather than parsed, e.g. to write a
@@ -559,10 +701,15 @@ fn parse_castling(f: &str, at: usize) -> Result<([CastleMark; 6], u8), PdtlError
     Ok((marks, n as u8))
 }
 
-fn parse_en_passant(f: &str, at: usize) -> Result<EnPassant, PdtlError> {
+/// The en passant / scornful field at byte `at` of the value: the spec's
+/// forms, and the author's program's, which are noted in `warnings`.
+fn parse_en_passant(f: &str, at: usize, warnings: &mut Warnings) -> Result<EnPassant, PdtlError> {
     let b = f.as_bytes();
     if dash_at(b, 0) == Some(f.len()) {
         return Ok(EnPassant::None);
+    }
+    if let Some(rest) = f.strip_prefix("P@") {
+        return program_en_passant(f, rest, at, warnings);
     }
     let hex_len = 1 + b[1..].iter().take_while(|c| c.is_ascii_digit()).count();
     let hex = Hex::parse(&b[..hex_len.min(b.len())]).map_err(|e| PdtlError {
@@ -582,6 +729,20 @@ fn parse_en_passant(f: &str, at: usize) -> Result<EnPassant, PdtlError> {
     if rest[0] != b'@' {
         return bad();
     }
+    if rest.get(1).is_some_and(u8::is_ascii_alphabetic) {
+        // The program's scornful form: the capturing pawn's hex, then the
+        // scornful pawn's.
+        let scornful = Hex::parse(&rest[1..]).map_err(|e| PdtlError {
+            offset: at + hex_len + 1,
+            message: e.to_string(),
+        })?;
+        note(
+            warnings,
+            at,
+            format!("scornful field {f} (the author's program's form: the capturing pawn's hex, then the scornful pawn's) is written {scornful}"),
+        );
+        return Ok(EnPassant::Scornful(scornful));
+    }
     let Some((l1, n1)) = number_at(rest, 1) else {
         return bad();
     };
@@ -597,10 +758,99 @@ fn parse_en_passant(f: &str, at: usize) -> Result<EnPassant, PdtlError> {
     };
     match number_at(rest, after + d) {
         Some((l2, n2)) if after + d + n2 == rest.len() && l1 <= 28 && l2 <= 28 => {
-            Ok(EnPassant::Triple(hex, l1 as u8, l2 as u8))
+            let (lo, hi) = (l1.min(l2) as u8, l1.max(l2) as u8);
+            let ep = EnPassant::Triple(hex, lo, hi);
+            if l1 > l2 {
+                note(
+                    warnings,
+                    at,
+                    format!("en passant lines are written in ascending order: {f} is written {ep}"),
+                );
+            }
+            Ok(ep)
         }
         _ => bad(),
     }
+}
+
+/// The author's program's en passant field, `P@E9[E11]` or `P@E9,11[E13]`
+/// (`f`; `rest` follows its `P@`; `at` is its offset in the value): the
+/// capture hexes, then the pawn's hex in brackets. The spec's form records
+/// the pawn's hex and the lines of its column, so a capture hex on another
+/// column is an error.
+fn program_en_passant(
+    f: &str,
+    rest: &str,
+    at: usize,
+    warnings: &mut Warnings,
+) -> Result<EnPassant, PdtlError> {
+    let rest_at = at + 2;
+    let shape = "the author's program writes en passant as P@E9[E11] or P@E9,11[E13]: the capture hexes, then the pawn's hex in brackets";
+    let (Some(open), true) = (rest.find('['), rest.ends_with(']')) else {
+        return fail(at, shape);
+    };
+    let hex_at = |text: &str, offset: usize| {
+        Hex::parse(text.as_bytes()).map_err(|e| PdtlError {
+            offset,
+            message: e.to_string(),
+        })
+    };
+    let pawn = hex_at(&rest[open + 1..rest.len() - 1], rest_at + open + 1)?;
+    let captures = &rest[..open];
+    let (first, second) = match captures.split_once(',') {
+        Some((h, l)) => (h, Some(l)),
+        None => (captures, None),
+    };
+    let first_hex = hex_at(first, rest_at)?;
+    if first_hex.column() != pawn.column() {
+        return fail(
+            rest_at,
+            format!(
+                "en passant field {f}: the capture hex {first_hex} is not on the pawn's column {}",
+                pawn.column() as char
+            ),
+        );
+    }
+    let mut lines = [first_hex.line(), 0];
+    let mut count = 1;
+    if let Some(l) = second {
+        let l_at = rest_at + first.len() + 1;
+        let line = match number_at(l.as_bytes(), 0) {
+            Some((v, n)) if n == l.len() => v,
+            _ => {
+                return fail(
+                    l_at,
+                    format!("en passant field {f}: after the comma, a line number"),
+                )
+            }
+        };
+        let hex = Hex::new(pawn.column(), line).map_err(|e| PdtlError {
+            offset: l_at,
+            message: e.to_string(),
+        })?;
+        lines[1] = hex.line();
+        count = 2;
+    }
+    if lines[..count].contains(&pawn.line()) || (count == 2 && lines[0] == lines[1]) {
+        return fail(
+            rest_at,
+            format!("en passant field {f}: the capture hexes are the hexes the pawn passed, not its own, each once"),
+        );
+    }
+    let ep = if count == 1 {
+        EnPassant::Double(pawn, lines[0])
+    } else {
+        EnPassant::Triple(pawn, lines[0].min(lines[1]), lines[0].max(lines[1]))
+    };
+    note(
+        warnings,
+        at,
+        format!(
+            "en passant field {f} (the author's program's form: the capture {}, then the pawn's hex in brackets) is written {ep}",
+            if count == 1 { "hex" } else { "hexes" }
+        ),
+    );
+    Ok(ep)
 }
 
 #[cfg(test)]
@@ -714,10 +964,196 @@ mod tests {
         assert_eq!(error("/1:KK/ w - - 0 1").message, "two White kings");
     }
 
+    /// The value written back, and the (offset, message) of each warning.
+    fn normalised(s: &str) -> (String, Vec<(usize, String)>) {
+        let (p, warnings) = Pdtl::parse_with_warnings(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let mut out = Vec::new();
+        p.write_to(&mut out);
+        let warnings = warnings
+            .into_iter()
+            .map(|w| (w.offset, w.message))
+            .collect();
+        (String::from_utf8(out).unwrap(), warnings)
+    }
+
     #[test]
-    fn lines_must_descend() {
-        assert!(error("/0:V/1:DK/ w - - 0 1")
-            .message
-            .contains("out of order"));
+    fn the_spec_forms_parse_without_a_warning() {
+        for s in [
+            INITIAL,
+            "/0:V/ w - F14 0 1",
+            "/0:V/ w - G15@13 0 ?",
+            "/0:V/ w - G13@9-11 3 12",
+            "/0:V/ w -- - 0 1",
+        ] {
+            assert_eq!(normalised(s), (s.to_string(), vec![]), "{s}");
+        }
+    }
+
+    #[test]
+    fn lines_in_any_order_are_written_from_28_down() {
+        // The author's program's saved position, line 5 after line 3.
+        let (text, warnings) = normalised("/27:1k/25:r2r/3:R2R/5:4P1/1:1K/ b RKRrkr - 0 1");
+        assert_eq!(text, "/27:1k/25:r2r/5:4P1/3:R2R/1:1K/ b RKRrkr - 0 1");
+        assert_eq!(
+            warnings,
+            [(
+                20,
+                "lines are written from 28 down to 0: line 5 comes after line 3; written in order"
+                    .to_string()
+            )]
+        );
+        // Ascending throughout: one warning, at the first line out of order.
+        let (text, warnings) = normalised("/0:V/1:DK/27:dk/28:v/ w RKRrkr - 0 1");
+        assert_eq!(text, "/28:v/27:dk/1:DK/0:V/ w RKRrkr - 0 1");
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].0, 5);
+        assert!(warnings[0].1.contains("line 1 comes after line 0"));
+    }
+
+    #[test]
+    fn a_line_given_twice_is_an_error_at_its_second_label() {
+        let e = error("/5:PPEEPP/1:DK/5:PPEEPP/ w - - 0 1");
+        assert_eq!(
+            (e.offset, e.message.as_str()),
+            (15, "line 5 is given twice: each line is described once")
+        );
+        // Twice in a row, or with the board in any order, the same.
+        assert_eq!(error("/1:DK/1:DK/ w - - 0 1").offset, 6);
+        assert_eq!(error("/0:V/1:DK/0:V/ w - - 0 1").offset, 10);
+    }
+
+    #[test]
+    fn four_fields_are_written_with_0_and_question_mark() {
+        // The author's program's partial-game example.
+        let (text, warnings) = normalised("/28:r/26:kr1/1:1K/0:V/ w KR -");
+        assert_eq!(text, "/28:r/26:kr1/1:1K/0:V/ w KR - 0 ?");
+        assert_eq!(
+            warnings,
+            [(
+                29,
+                "no halfmove clock and no move number (four fields, as the author's program saves them): written 0 ?"
+                    .to_string()
+            )]
+        );
+        let (text, _) = normalised("/1:DK/ b kr F14");
+        assert_eq!(text, "/1:DK/ b kr F14 0 ?");
+    }
+
+    #[test]
+    fn five_fields_and_the_programs_dash_are_an_unknown_move_number() {
+        let (text, warnings) = normalised("/1:DK/0:V/ b KRrkr - 2");
+        assert_eq!(text, "/1:DK/0:V/ b KRrkr - 2 ?");
+        assert_eq!(
+            warnings,
+            [(
+                22,
+                "no move number (five fields): written ?, the spec's unknown value".to_string()
+            )]
+        );
+        // The program writes `-` for a move number it does not know.
+        let (text, warnings) = normalised("/1:DK/ w K - 3 -");
+        assert_eq!(text, "/1:DK/ w K - 3 ?");
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].0, 15);
+        let (text, warnings) = normalised("/1:DK/ w K - - 4");
+        assert_eq!(text, "/1:DK/ w K - 0 4");
+        assert_eq!(warnings[0].0, 13);
+        assert!(warnings[0].1.starts_with("halfmove clock - "));
+    }
+
+    #[test]
+    fn the_programs_en_passant_form_is_written_as_the_spec_writes_it() {
+        for (field, spec, hexes) in [
+            ("P@E9[E11]", "E11@9", "hex"),
+            ("P@E9,11[E13]", "E13@9-11", "hexes"),
+            // Black's triple move, the lines as the program lists them.
+            ("P@E19,17[E15]", "E15@17-19", "hexes"),
+            ("P@D18[D16]", "D16@18", "hex"),
+        ] {
+            let (text, warnings) = normalised(&format!("/1:DK/ w - {field} 0 9"));
+            assert_eq!(text, format!("/1:DK/ w - {spec} 0 9"));
+            assert_eq!(
+                warnings,
+                [(
+                    11,
+                    format!("en passant field {field} (the author's program's form: the capture {hexes}, then the pawn's hex in brackets) is written {spec}")
+                )]
+            );
+        }
+    }
+
+    #[test]
+    fn the_programs_scornful_form_is_written_as_the_hex_of_the_scornful_pawn() {
+        let (text, warnings) = normalised("/1:DK/ b - G13@F14 0 9");
+        assert_eq!(text, "/1:DK/ b - F14 0 9");
+        assert_eq!(
+            warnings,
+            [(
+                11,
+                "scornful field G13@F14 (the author's program's form: the capturing pawn's hex, then the scornful pawn's) is written F14"
+                    .to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn descending_en_passant_lines_are_written_ascending() {
+        let (text, warnings) = normalised("/1:DK/ w - E15@19-17 0 9");
+        assert_eq!(text, "/1:DK/ w - E15@17-19 0 9");
+        assert_eq!(
+            warnings,
+            [(
+                11,
+                "en passant lines are written in ascending order: E15@19-17 is written E15@17-19"
+                    .to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn the_programs_castling_shorthand_is_kept() {
+        for c in ["-", "kr", "KR", "RKRkr", "K"] {
+            let s = format!("/1:DK/ w {c} - 0 1");
+            assert_eq!(normalised(&s), (s.clone(), vec![]), "{c}");
+        }
+    }
+
+    #[test]
+    fn what_stays_ambiguous_is_an_error_inside_the_value() {
+        for (value, offset, message) in [
+            (
+                "/1:DK/ w - P@G9[E11] 0 1",
+                13,
+                "en passant field P@G9[E11]: the capture hex G9 is not on the pawn's column E",
+            ),
+            (
+                "/1:DK/ w - P@E11[E11] 0 1",
+                13,
+                "en passant field P@E11[E11]: the capture hexes are the hexes the pawn passed, not its own, each once",
+            ),
+            (
+                "/1:DK/ w - P@E9,x[E13] 0 1",
+                16,
+                "en passant field P@E9,x[E13]: after the comma, a line number",
+            ),
+            (
+                "/1:DK/ w - P@E9 0 1",
+                11,
+                "the author's program writes en passant as P@E9[E11] or P@E9,11[E13]: the capture hexes, then the pawn's hex in brackets",
+            ),
+            (
+                "/1:DK/ w - P@E9[Y11] 0 1",
+                16,
+                "Y is not a column (columns are P T A B C D E F G H I K L X Z)",
+            ),
+            (
+                "/1:DK/ w - G13@F15 0 1",
+                15,
+                "F15 is not on the board: column F has even lines 0-28",
+            ),
+        ] {
+            let e = error(value);
+            assert_eq!((e.offset, e.message.as_str()), (offset, message), "{value}");
+        }
     }
 }

@@ -1,10 +1,14 @@
 //! Algebraic coherence, the check the spec's minimal reader must make:
 //! each game's main line is replayed on the 169 hexes, from the initial
-//! setup or the game's PDTL, and every half-move must find what it names.
-//! The piece it moves stands on its origin; a plain move lands on an empty
-//! hex; a capture finds the piece it names; `@` and `@@` find the pawn they
-//! take; a promotion has its pawn on the last hex of the column; castling
-//! finds its king and rooks at home and its target hexes free.
+//! setup (White to move) or the game's PDTL, and every half-move must find
+//! what it names. The first half-move is the side to move's, and its number
+//! is the PDTL's (`N.` for a known number, `N?` for `?`); the piece it
+//! moves stands on its origin; a plain move lands on an empty hex; a
+//! capture finds the piece it names; `@` and `@@` find the pawn they take,
+//! `@@` exactly when it is taken on the first hex its triple move crossed;
+//! a promotion has its pawn on the last hex of the column; castling finds
+//! its king and rooks at home and its target hexes free. A PDTL castling
+//! field that claims a king or rook away from its home hex is a warning.
 //!
 //! No rule of play is checked: not how pieces move, not checks or mates,
 //! not castling rights, not whether a pawn may really take en passant.
@@ -157,8 +161,28 @@ impl Position {
 
     /// The position a PDTL describes. Alternative letters and figurines
     /// become standard letters; a castling field that leaves a side out
-    /// means that side's king has moved.
+    /// means that side's king has moved. A king or rook the castling field
+    /// says has not moved, and that does not stand on its home hex, is
+    /// read as moved ([`Position::from_pdtl_with_warnings`] says which).
     pub fn from_pdtl(pdtl: &Pdtl) -> Position {
+        Position::from_pdtl_with_warnings(pdtl).0
+    }
+
+    /// [`Position::from_pdtl`], and a warning for each claim of the
+    /// castling field that the board contradicts, naming the hex.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Pdtl, Position};
+    /// // The rook on C3 is the queen's rook: the field should say RK.
+    /// let pdtl = Pdtl::parse("/3:R3/1:DK/ w KR - 0 20").unwrap();
+    /// let (p, warnings) = Position::from_pdtl_with_warnings(&pdtl);
+    /// assert_eq!(
+    ///     warnings,
+    ///     ["PDTL castling field KR says White's king's rook has not moved, but I3, its home hex, is empty: read as K (RK, the queen's rook on C3, fits the board)"]
+    /// );
+    /// assert!(p.to_string().ends_with(" w K- - 0 20"));
+    /// ```
+    pub fn from_pdtl_with_warnings(pdtl: &Pdtl) -> (Position, Vec<String>) {
         let mut board = Board::default();
         for (hex, piece) in pdtl.pieces() {
             board[hex] = Some(Piece {
@@ -166,7 +190,7 @@ impl Position {
                 side: piece.side,
             });
         }
-        Position {
+        let mut position = Position {
             board,
             turn: pdtl.turn,
             unmoved: unmoved_from_marks(pdtl.castling()),
@@ -174,7 +198,103 @@ impl Position {
             halfmove: pdtl.halfmove,
             number: pdtl.number,
             relative_numbering: false,
+        };
+        let warnings = position.drop_contradicted_claims(pdtl.castling());
+        (position, warnings)
+    }
+
+    /// Forgets what the castling field (`marks`) says has not moved and
+    /// does not stand at home, and says so.
+    fn drop_contradicted_claims(&mut self, marks: &[CastleMark]) -> Vec<String> {
+        let field: String = marks
+            .iter()
+            .map(|m| match m {
+                CastleMark::Moved => '-',
+                CastleMark::Piece(p) if p.side == Side::Black => {
+                    standard(p.glyph).to_ascii_lowercase() as char
+                }
+                CastleMark::Piece(p) => standard(p.glyph) as char,
+            })
+            .collect();
+        let mut warnings = Vec::new();
+        for side in [Side::White, Side::Black] {
+            let u = self.unmoved[side as usize];
+            let own = |hex: Hex, kind: u8| {
+                self.board[hex].is_some_and(|p| p.side == side && p.glyph.letter == kind)
+            };
+            let holds = |hex: Hex| match self.board[hex] {
+                Some(p) => format!("holds {}", describe(p)),
+                None => "is empty".to_string(),
+            };
+            let part = |u: Unmoved| {
+                let mut s = String::new();
+                if !u.king {
+                    s.push('-');
+                } else {
+                    if u.queen_rook {
+                        s.push('R');
+                    }
+                    s.push('K');
+                    if u.king_rook {
+                        s.push('R');
+                    }
+                }
+                if side == Side::Black {
+                    s.make_ascii_lowercase();
+                }
+                s
+            };
+            let king = home(KING_HOME, side);
+            if u.king && !own(king, KING) {
+                warnings.push(format!(
+                    "PDTL castling field {field} says {side}'s king has not moved, but {king}, its home hex, {}: read as {}",
+                    holds(king),
+                    part(Unmoved::default())
+                ));
+                self.unmoved[side as usize] = Unmoved::default();
+                continue;
+            }
+            let rooks = [
+                (u.queen_rook, QUEEN_ROOK_HOME, "queen's"),
+                (u.king_rook, KING_ROOK_HOME, "king's"),
+            ];
+            let mut kept = u;
+            let mut faults = Vec::new();
+            for (i, &(claimed, at, which)) in rooks.iter().enumerate() {
+                let hex = home(at, side);
+                if !claimed || own(hex, ROOK) {
+                    continue;
+                }
+                if i == 0 {
+                    kept.queen_rook = false;
+                } else {
+                    kept.king_rook = false;
+                }
+                // The other rook at home and unclaimed: the marks swapped.
+                let (other_claimed, other_at, other_which) = rooks[1 - i];
+                let other = home(other_at, side);
+                let hint = if !other_claimed && own(other, ROOK) {
+                    let mut swapped = u;
+                    (swapped.queen_rook, swapped.king_rook) = (u.king_rook, u.queen_rook);
+                    format!(
+                        " ({}, the {other_which} rook on {other}, fits the board)",
+                        part(swapped)
+                    )
+                } else {
+                    String::new()
+                };
+                faults.push((which, hex, hint));
+            }
+            for (which, hex, hint) in faults {
+                warnings.push(format!(
+                    "PDTL castling field {field} says {side}'s {which} rook has not moved, but {hex}, its home hex, {}: read as {}{hint}",
+                    holds(hex),
+                    part(kept)
+                ));
+            }
+            self.unmoved[side as usize] = kept;
         }
+        warnings
     }
 
     /// The piece on `hex`, if any (standard letter, no figurine).
@@ -242,9 +362,11 @@ impl Position {
 
     /// This position as a PDTL: the castling field says which kings and
     /// rooks have never left home; the en passant field records a pawn's
-    /// double or triple move along its column on the last half-move (a
-    /// scornful move is not recorded: telling one apart is a rule of play),
-    /// or what the game's PDTL recorded if no half-move was played.
+    /// double or triple move along its column on the last half-move, or
+    /// its scornful move (a step to a neighbouring column and line away
+    /// from an opponent's pawn that faced it on its column: the hex it
+    /// stepped to), or what the game's PDTL recorded if no half-move was
+    /// played.
     pub fn to_pdtl(&self) -> Pdtl {
         let mut marks = Vec::with_capacity(6);
         for side in [Side::White, Side::Black] {
@@ -363,6 +485,13 @@ impl Position {
             Some((_, hexes)) => hexes.contains(&Some(to)),
             None => false,
         };
+        if let Some((pawn_at, [first, Some(_)])) = passed {
+            if fits && !first_of_triple && first == Some(to) {
+                return Err(Incoherence::new(format!(
+                    "{to} is the first hex the pawn on {pawn_at} crossed in its triple move: en passant there is written @@, not @"
+                )));
+            }
+        }
         let Some((pawn_at, _)) = passed.filter(|_| fits) else {
             let other = side.other();
             return Err(Incoherence::new(if first_of_triple {
@@ -487,11 +616,34 @@ impl Position {
             self.halfmove.saturating_add(1)
         };
         self.en_passant = if kind == PAWN && matches!(sep, Sep::Move(_)) {
-            column_run(from, to)
+            match column_run(from, to) {
+                EnPassant::None if self.scornful(side, from, to) => EnPassant::Scornful(to),
+                run => run,
+            }
         } else {
             EnPassant::None
         };
         Ok(())
+    }
+
+    /// Was a pawn's plain move from `from` to `to` a scornful move? It
+    /// steps to a neighbouring column and line, away from an opponent's
+    /// pawn that stood facing it on its own column: the spec's `F14`, "two
+    /// pawns of different sides were facing each other at G13 and G15 or
+    /// at E13 and E15, and one pawn ... made a scornful move to F14".
+    fn scornful(&self, side: Side, from: Hex, to: Hex) -> bool {
+        if from.column() == to.column() || from.line().abs_diff(to.line()) != 1 {
+            return false;
+        }
+        let facing = if to.line() > from.line() {
+            u32::from(from.line()) + 2
+        } else {
+            u32::from(from.line()).wrapping_sub(2)
+        };
+        Hex::new(from.column(), facing).is_ok_and(|h| {
+            self.at(h)
+                .is_some_and(|p| p.side != side && p.glyph.letter == PAWN)
+        })
     }
 
     fn castle(
@@ -715,6 +867,47 @@ fn read_side(marks: &[CastleMark]) -> Unmoved {
     }
 }
 
+/// Reports `fault` as an error at `mv`: `move 7 (White) E7-E13: FAULT`.
+fn report(cx: &mut Context, mv: &HalfMove, fault: &str) {
+    let mut text = Vec::new();
+    mv.write_move(&mut text);
+    cx.error(
+        mv.line,
+        u64::from(mv.column),
+        format!(
+            "move {}{} ({}) {}: {fault}",
+            mv.number,
+            if mv.unknown_number { "?" } else { "" },
+            mv.side,
+            String::from_utf8_lossy(&text)
+        ),
+    );
+}
+
+/// The initial setup with Black to move, for a game that starts with Black.
+fn initial_with_black_to_move() -> String {
+    INITIAL_PDTL.replacen(" w ", " b ", 1)
+}
+
+/// Why the first half-move's number disagrees with the PDTL's move number
+/// (`pdtl`, `None` for `?`): a known number is written `N.` with the same
+/// N; `?` agrees with any `N?`.
+fn numbering_fault(pdtl: Option<u32>, mv: &HalfMove) -> Option<String> {
+    let (n, unknown) = (mv.number, mv.unknown_number);
+    match pdtl {
+        Some(p) if unknown => Some(format!(
+            "the PDTL gives the move number {p}: number the first move {p}. (a number the PDTL knows is not written {n}?)"
+        )),
+        Some(p) if p != n => Some(format!(
+            "the PDTL gives the move number {p}, and the first move is numbered {n}: number it {p}., or change the PDTL's number"
+        )),
+        None if !unknown => Some(format!(
+            "the PDTL's move number is ? (unknown), and the first move is numbered {n}.: number it {n}? or give the PDTL the number {n}"
+        )),
+        _ => None,
+    }
+}
+
 /// How a game ended, as [`Verify`] saw it; handed to the callback set with
 /// [`Verify::on_game_end`].
 ///
@@ -864,11 +1057,15 @@ impl Pass for Verify {
         Flow::Keep
     }
 
-    fn setup(&mut self, pdtl: &mut Pdtl, _cx: &mut Context) {
+    fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
         if self.line == 0 {
             self.line = pdtl.line;
         }
-        self.position = Position::from_pdtl(pdtl);
+        let (position, warnings) = Position::from_pdtl_with_warnings(pdtl);
+        for w in warnings {
+            cx.warn(pdtl.line, pdtl.column, w);
+        }
+        self.position = position;
         self.from_pdtl = true;
     }
 
@@ -891,35 +1088,30 @@ impl Pass for Verify {
             return Flow::Keep;
         }
         let first = self.half_moves == 0;
-        if first && !self.from_pdtl {
-            // Without a PDTL, a game written `1. ..., MOVE` starts with Black.
-            self.position.turn = mv.side;
-        }
-        let played = if first && self.from_pdtl && mv.side != self.position.turn {
+        let played = if first && !self.from_pdtl && mv.side != self.position.turn {
+            // Without a PDTL, the initial setup with White to move.
+            Err(Incoherence::new(format!(
+                "without a PDTL the game starts from the initial setup with White to move; a game that starts with Black needs a PDTL with b to move (from the initial setup: [PDTL \"{}\"])",
+                initial_with_black_to_move()
+            )))
+        } else if first && self.from_pdtl && mv.side != self.position.turn {
             Err(Incoherence::new(format!(
                 "the PDTL gives the move to {}",
                 self.position.turn
             )))
         } else {
+            if first && self.from_pdtl {
+                if let Some(fault) = numbering_fault(self.position.number, mv) {
+                    report(cx, mv, &fault);
+                }
+            }
             self.position.play(mv)
         };
         match played {
             Ok(()) => self.half_moves += 1,
             Err(e) => {
                 self.coherent = false;
-                let mut text = Vec::new();
-                mv.write_move(&mut text);
-                cx.error(
-                    mv.line,
-                    u64::from(mv.column),
-                    format!(
-                        "move {}{} ({}) {}: {e}",
-                        mv.number,
-                        if mv.unknown_number { "?" } else { "" },
-                        mv.side,
-                        String::from_utf8_lossy(&text)
-                    ),
-                );
+                report(cx, mv, &e.to_string());
             }
         }
         Flow::Keep
@@ -1014,8 +1206,8 @@ mod tests {
 
     #[test]
     fn alternative_letters_and_figurines_become_standard_letters() {
-        let p = Position::from_pdtl(&Pdtl::parse("/28:🩒/1:QT/ b TK- - 0 1").unwrap());
-        assert_eq!(p.to_string(), "/28:v/1:DR/ b RK- - 0 1");
+        let p = Position::from_pdtl(&Pdtl::parse("/28:🩒/3:T3/1:QK/ b TK- - 0 1").unwrap());
+        assert_eq!(p.to_string(), "/28:v/3:R3/1:DK/ b RK- - 0 1");
     }
 
     #[test]
@@ -1109,15 +1301,20 @@ mod tests {
         let mut p = Position::from_pdtl(&pdtl);
         let e = p.play(&half_move(Side::White, 30, "C11@E7")).unwrap_err();
         assert!(e.to_string().starts_with("nothing to take on E7"), "{e}");
-        // As the issue reads `@`: any hex passed, even the first of a triple.
-        p.clone()
+        // On the first hex of a triple move the spec writes `@@`, not `@`.
+        let e = p
+            .clone()
             .play(&half_move(Side::White, 30, "C11@E9"))
-            .unwrap();
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "E9 is the first hex the pawn on E13 crossed in its triple move: en passant there is written @@, not @"
+        );
         p.play(&half_move(Side::White, 30, "C11@@E9")).unwrap();
         assert_eq!(at(&p, "E13"), None);
         let pdtl = Pdtl::parse("/27:1k/11:2P5/1:1K/ w - E13@9-11 0 30").unwrap();
         let mut p = Position::from_pdtl(&pdtl);
-        let e = p.play(&half_move(Side::White, 30, "C11@E9")).unwrap_err();
+        let e = p.play(&half_move(Side::White, 30, "C11@@E9")).unwrap_err();
         assert_eq!(
             e.to_string(),
             "no piece at E13, the pawn to take en passant"
@@ -1336,13 +1533,152 @@ mod tests {
     }
 
     #[test]
-    fn without_a_pdtl_a_game_may_start_with_black() {
+    fn without_a_pdtl_a_game_starting_with_black_is_incoherent() {
         let mut v = Verify::new();
         let mut cx = context();
         v.begin_game(&mut cx);
         v.half_move(&mut half_move(Side::Black, 1, "E21-E15"), &mut cx);
-        assert!(!cx.has_error());
-        assert_eq!(v.position().turn(), Side::White);
+        assert_eq!(cx.diagnostics.len(), 1);
+        assert_eq!(
+            cx.diagnostics[0].message,
+            format!("move 1 (Black) E21-E15: without a PDTL the game starts from the initial setup with White to move; a game that starts with Black needs a PDTL with b to move (from the initial setup: [PDTL \"{}\"])", INITIAL_PDTL.replace(" w ", " b "))
+        );
+        assert_eq!(v.position(), &Position::initial(), "nothing was played");
+        // That PDTL makes the same move coherent.
+        let mut v = Verify::new();
+        let mut cx = context();
+        v.begin_game(&mut cx);
+        v.setup(
+            &mut Pdtl::parse(&initial_with_black_to_move()).unwrap(),
+            &mut cx,
+        );
+        v.half_move(&mut half_move(Side::Black, 1, "E21-E15"), &mut cx);
+        assert!(cx.diagnostics.is_empty(), "{:?}", cx.diagnostics);
+    }
+
+    /// The first half-move's number against a PDTL's: `(pdtl number,
+    /// written number, written N?)` and the fault, if any.
+    #[test]
+    fn the_first_move_number_agrees_with_the_pdtl() {
+        for (pdtl, number, unknown, fault) in [
+            (Some(7), 7, false, None),
+            (None, 1, true, None),
+            (None, 20, true, None),
+            (
+                Some(7),
+                8,
+                false,
+                Some("the PDTL gives the move number 7, and the first move is numbered 8: number it 7., or change the PDTL's number"),
+            ),
+            (
+                Some(7),
+                7,
+                true,
+                Some("the PDTL gives the move number 7: number the first move 7. (a number the PDTL knows is not written 7?)"),
+            ),
+            (
+                None,
+                1,
+                false,
+                Some("the PDTL's move number is ? (unknown), and the first move is numbered 1.: number it 1? or give the PDTL the number 1"),
+            ),
+        ] {
+            let mut mv = half_move(Side::White, number, "E7-E13");
+            mv.unknown_number = unknown;
+            assert_eq!(numbering_fault(pdtl, &mv).as_deref(), fault, "{pdtl:?} {number} {unknown}");
+        }
+    }
+
+    #[test]
+    fn a_move_number_against_the_pdtl_is_an_error_and_the_replay_goes_on() {
+        let mut v = Verify::new();
+        let mut cx = context();
+        v.begin_game(&mut cx);
+        let mut pdtl = Pdtl::parse("/27:1k/7:4P3/1:1K/ w -- - 0 12").unwrap();
+        v.setup(&mut pdtl, &mut cx);
+        v.half_move(&mut half_move(Side::White, 1, "G7-G9"), &mut cx);
+        v.half_move(&mut half_move(Side::Black, 1, "KG27-G25"), &mut cx);
+        assert_eq!(cx.diagnostics.len(), 1);
+        assert_eq!(
+            cx.diagnostics[0].message,
+            "move 1 (White) G7-G9: the PDTL gives the move number 12, and the first move is numbered 1: number it 12., or change the PDTL's number"
+        );
+        assert_eq!(v.half_moves, 2, "the board is still the game's");
+    }
+
+    #[test]
+    fn a_scornful_move_is_recorded_in_the_final_position() {
+        // The spec's F14: White's E13 faces Black's E15 and steps to F14.
+        let p = after(&["E7-E13", "E21-E15", "E13-F14"]);
+        assert_eq!(p.en_passant(), EnPassant::Scornful(hex("F14")));
+        assert!(p.to_string().ends_with(" b RKRrkr F14 0 2"), "{p}");
+        // Black's E15 takes it with `@`, and the field is cleared.
+        let p = after(&["E7-E13", "E21-E15", "E13-F14", "E15@F14"]);
+        assert_eq!(at(&p, "F14"), Some((Side::Black, 'P')));
+        assert_eq!(p.en_passant(), EnPassant::None);
+        // Black's G15, facing White's G13, steps to F14: the same field.
+        let p = after(&["G7-G13", "G21-G15", "EE5-E9", "G15-F14"]);
+        assert_eq!(p.en_passant(), EnPassant::Scornful(hex("F14")));
+        // No pawn faced it, or its own pawn did: not scornful.
+        assert_eq!(
+            after(&["E7-E13", "NE25-C21", "E13-F14"]).en_passant(),
+            EnPassant::None
+        );
+        let pdtl = Pdtl::parse("/27:1k/11:3P4/9:3P4/1:1K/ w -- - 0 5").unwrap();
+        let mut p = Position::from_pdtl(&pdtl);
+        p.play(&half_move(Side::White, 5, "E9-F10")).unwrap();
+        assert_eq!(p.en_passant(), EnPassant::None);
+        // A step along the column is no scornful move.
+        assert_eq!(
+            after(&["E7-E11", "E21-E15", "E11-E13"]).en_passant(),
+            EnPassant::None
+        );
+    }
+
+    #[test]
+    fn a_castling_claim_the_board_contradicts_is_a_warning_naming_the_hex() {
+        // The spec's DPTL: the rook that moved is the king's rook (RK).
+        let dptl = "/28:v/27:1k/26:1jg/25:r1nr/24:pejep/23:pp2pp/22:2pjp2/21:4p3/11:3J4/9:4J3/8:3G3/7:2NN1P2/6:2P1Pd1/5:PPG2g/4:PE1EP/3:R3/2:2R/1:DK/0:V/ b KRrkr - 2";
+        let mut pdtl = Pdtl::parse(dptl).unwrap();
+        (pdtl.line, pdtl.column) = (8, 1);
+        let mut v = Verify::new();
+        let mut cx = context();
+        v.begin_game(&mut cx);
+        v.setup(&mut pdtl, &mut cx);
+        assert_eq!(cx.diagnostics.len(), 1);
+        let d = &cx.diagnostics[0];
+        assert_eq!(
+            (d.severity, d.line, d.column, d.message.as_str()),
+            (
+                crate::Severity::Warning,
+                8,
+                1,
+                "PDTL castling field KRrkr says White's king's rook has not moved, but I3, its home hex, is empty: read as K (RK, the queen's rook on C3, fits the board)"
+            )
+        );
+        assert!(v.position().to_string().contains(" b Krkr "));
+        // A king away from home, a rook's home taken by another piece.
+        for (value, warnings) in [
+            (
+                "/27:1k/3:R2R/2:K2/ w RKR - 0 1",
+                vec!["PDTL castling field RKR says White's king has not moved, but G1, its home hex, is empty: read as -"],
+            ),
+            (
+                "/27:1k/25:r2n/1:1K/ w -rkr - 0 1",
+                vec!["PDTL castling field -rkr says Black's king's rook has not moved, but I25, its home hex, holds a Black knight (N): read as rk"],
+            ),
+            (
+                "/27:1k/1:1K/ w -rkr - 0 1",
+                vec![
+                    "PDTL castling field -rkr says Black's queen's rook has not moved, but C25, its home hex, is empty: read as k",
+                    "PDTL castling field -rkr says Black's king's rook has not moved, but I25, its home hex, is empty: read as k",
+                ],
+            ),
+            ("/27:1k/25:r2r/3:R2R/1:1K/ w RKRrkr - 0 1", vec![]),
+        ] {
+            let (_, got) = Position::from_pdtl_with_warnings(&Pdtl::parse(value).unwrap());
+            assert_eq!(got, warnings, "{value}");
+        }
     }
 
     #[test]

@@ -687,7 +687,9 @@ fn en_passant_field() -> impl Strategy<Value = String> {
         3 => Just("-".to_string()),
         1 => hex().prop_map(Hex::text),
         1 => (hex(), 0..=28u8).prop_map(|(h, l)| format!("{}@{l}", h.text())),
-        1 => (hex(), 0..=28u8, 0..=28u8).prop_map(|(h, a, b)| format!("{}@{a}-{b}", h.text())),
+        // The spec writes a triple move's lines ascending (`G13@9-11`).
+        1 => (hex(), 0..=28u8, 0..=28u8)
+            .prop_map(|(h, a, b)| format!("{}@{}-{}", h.text(), a.min(b), a.max(b))),
     ]
 }
 

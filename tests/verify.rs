@@ -2,7 +2,7 @@
 //! filter: real games, the spec's examples, one broken check per game, and
 //! random games from a small mover that knows the algebra but no rules.
 
-use ctlpgn_filter::{Diagnostic, FilterBuilder, Hex, Report, Severity, Side, Verify};
+use ctlpgn_filter::{Diagnostic, FilterBuilder, Hex, Report, Severity, Side, Verify, INITIAL_PDTL};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -21,6 +21,7 @@ struct Ended {
 struct Run {
     out: String,
     errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
     report: Report,
     ended: Vec<Ended>,
 }
@@ -47,12 +48,13 @@ fn verify_with(input: &[u8], keep_variations: bool) -> Run {
         .build();
     let (out, diags, report) = filter.filter_bytes(input);
     let ended = ended.lock().unwrap().clone();
+    let (errors, warnings) = diags
+        .into_iter()
+        .partition(|d| d.severity == Severity::Error);
     Run {
         out: String::from_utf8(out).unwrap(),
-        errors: diags
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect(),
+        errors,
+        warnings,
         report,
         ended,
     }
@@ -372,6 +374,190 @@ fn a_game_with_alternative_letters_verifies_after_the_built_in_passes() {
     assert_eq!(run.ended[0].pdtl, "/27:1k/7:5P2/5:4r1/1:1K/ w Kk - 0 3");
 }
 
+#[test]
+fn a_first_move_by_black_without_a_pdtl_is_rejected() {
+    let fix = INITIAL_PDTL.replacen(" w ", " b ", 1);
+    rejected_at(
+        "1. ..., E21-E15\n2. E7-E13:",
+        4,
+        9,
+        &format!("move 1 (Black) E21-E15: without a PDTL the game starts from the initial setup with White to move; a game that starts with Black needs a PDTL with b to move (from the initial setup: [PDTL \"{fix}\"])"),
+    );
+    // With the PDTL the message offers, the same moves verify.
+    let run = verify(&format!(
+        "[Variant \"C'escacs\"]\n[PDTL \"{fix}\"]\n\n1. ..., E21-E15\n2. E7-E13:\n*\n"
+    ));
+    assert!(run.errors.is_empty(), "{:?}", run.errors);
+    assert!(run.ended[0].coherent);
+}
+
+/// The spec's continuation snippet, as published: no PDTL, Black first.
+#[test]
+fn the_spec_snippet_without_a_pdtl_is_rejected_at_its_first_move() {
+    let run = verify("1? …, RC25-D26\n2. VF10-H14, RD26-H22\n");
+    assert_eq!(run.report.games_rejected, 1);
+    assert_eq!(run.errors.len(), 1);
+    let e = &run.errors[0];
+    assert_eq!((e.line, e.column), (1, 7));
+    assert!(
+        e.message.starts_with(
+            "move 1? (Black) RC25-D26: without a PDTL the game starts from the initial setup with White to move"
+        ),
+        "{}",
+        e.message
+    );
+}
+
+const PDTL_AT_7: &str = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ w KRkr - 0 7";
+
+/// A game from `pdtl` with `movetext` after it (on line 3): the errors.
+fn from_pdtl(pdtl: &str, movetext: &str) -> Run {
+    verify(&format!(
+        "[Variant \"C'escacs\"]\n[PDTL \"{pdtl}\"]\n{movetext}\n*\n"
+    ))
+}
+
+#[test]
+fn the_first_move_number_must_agree_with_the_pdtl() {
+    for (pdtl, movetext) in [
+        (PDTL_AT_7, "7. E7-E13, E21-E15:"),
+        (
+            "/27:1k/7:4P3/1:1K/ b -- - 3 ?",
+            "20? …, KG27-G25 21. G7-G9:",
+        ),
+        ("/27:1k/7:4P3/1:1K/ b -- - 3 ?", "1? …, KG27-G25 2. G7-G9:"),
+    ] {
+        let run = from_pdtl(pdtl, movetext);
+        assert!(run.errors.is_empty(), "{movetext}: {:?}", run.errors);
+    }
+    for (pdtl, movetext, column, message) in [
+        (
+            PDTL_AT_7,
+            "1. E7-E13, E21-E15:",
+            4,
+            "move 1 (White) E7-E13: the PDTL gives the move number 7, and the first move is numbered 1: number it 7., or change the PDTL's number",
+        ),
+        (
+            PDTL_AT_7,
+            "7? E7-E13, E21-E15:",
+            4,
+            "move 7? (White) E7-E13: the PDTL gives the move number 7: number the first move 7. (a number the PDTL knows is not written 7?)",
+        ),
+        (
+            "/27:1k/7:4P3/1:1K/ b -- - 3 ?",
+            "20. ..., KG27-G25 21. G7-G9:",
+            10,
+            "move 20 (Black) KG27-G25: the PDTL's move number is ? (unknown), and the first move is numbered 20.: number it 20? or give the PDTL the number 20",
+        ),
+    ] {
+        let run = from_pdtl(pdtl, movetext);
+        assert_eq!(run.report.games_rejected, 1, "{movetext}");
+        assert_eq!(run.errors.len(), 1, "{movetext}: {:?}", run.errors);
+        let e = &run.errors[0];
+        assert_eq!((e.line, e.column, e.message.as_str()), (3, column, message));
+        // Only the number is wrong: the moves are still replayed.
+        assert!(run.ended[0].coherent, "{movetext}");
+        assert_eq!(run.ended[0].half_moves, 2, "{movetext}");
+    }
+}
+
+#[test]
+fn en_passant_on_the_first_hex_of_a_triple_move_written_at_is_rejected() {
+    rejected_at(
+        &format!("{OPENING}3. E13×F16, E15×F12\n4. EG5-F8, EG23-F20\n5. G7-G13, F12@G9:"),
+        8,
+        12,
+        "move 5 (Black) F12@G9: G9 is the first hex the pawn on G13 crossed in its triple move: en passant there is written @@, not @",
+    );
+    // `@` on the second hex crossed is right.
+    let run = from_pdtl(
+        "/27:1k/14:3p3/13:3P4/1:1K/ b -- E13@9-11 0 12",
+        "12. ..., F14@E11:",
+    );
+    assert!(run.errors.is_empty(), "{:?}", run.errors);
+}
+
+#[test]
+fn a_scornful_move_is_recorded_in_the_final_pdtl() {
+    let field = |movetext: &str| {
+        let run = verify(&format!("{HEADER}{movetext}\n*\n"));
+        assert!(run.errors.is_empty(), "{movetext}: {:?}", run.errors);
+        run.ended[0].pdtl.split(' ').nth(3).unwrap().to_string()
+    };
+    // White's E13 faced Black's E15: the spec's F14.
+    assert_eq!(field("1. E7-E13, E21-E15\n2. E13-F14:"), "F14");
+    // Black's G15 faced White's G13.
+    assert_eq!(field("1. G7-G13, G21-G15\n2. EE5-E9, G15-F14:"), "F14");
+    // Taken at once with `@`; or the step with no pawn facing it.
+    assert_eq!(field("1. E7-E13, E21-E15\n2. E13-F14, E15@F14:"), "-");
+    assert_eq!(field("1. E7-E13, NE25-C21\n2. E13-F14:"), "-");
+    // The field the final PDTL writes reads back as the same position.
+    let run = verify(&format!("{HEADER}1. E7-E13, E21-E15\n2. E13-F14:\n*\n"));
+    let again = from_pdtl(&run.ended[0].pdtl, "2. ..., E15@F14:");
+    assert!(again.errors.is_empty(), "{:?}", again.errors);
+}
+
+#[test]
+fn a_castling_claim_off_its_home_hex_is_a_warning_at_the_pdtl_tag() {
+    let run = verify(&std::fs::read_to_string(corpus("verify-castling-claims.ctl-pgn")).unwrap());
+    assert!(run.errors.is_empty(), "{:?}", run.errors);
+    let claims: Vec<(u64, u64, &str)> = run
+        .warnings
+        .iter()
+        .filter(|w| w.message.starts_with("PDTL castling field"))
+        .map(|w| (w.line, w.column, w.message.as_str()))
+        .collect();
+    assert_eq!(
+        claims,
+        [
+            (
+                11,
+                1,
+                "PDTL castling field KRrkr says White's king's rook has not moved, but I3, its home hex, is empty: read as K (RK, the queen's rook on C3, fits the board)"
+            ),
+            (
+                34,
+                1,
+                "PDTL castling field RKRrkr says White's king has not moved, but G1, its home hex, is empty: read as -"
+            ),
+        ]
+    );
+}
+
+/// The corpus files of this check and of PDTL forms, verified: every
+/// diagnostic and each game's final position (or where it stopped).
+#[test]
+fn verify_corpus_snapshots() {
+    insta::with_settings!({
+        snapshot_path => "../snapshots/verify",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::glob!("../corpus", "{verify-*,pdtl-*,errors/pdtl-*}.ctl-pgn", |path| {
+            let run = verify_with(&std::fs::read(path).unwrap(), false);
+            let name = path.file_name().unwrap().to_string_lossy();
+            let mut s = String::new();
+            for d in run.errors.iter().chain(&run.warnings) {
+                s += &d.render(&name);
+            }
+            s += "--- final positions\n";
+            for e in &run.ended {
+                s += &format!(
+                    "{} after {} half-moves: {}\n",
+                    if e.coherent { "coherent" } else { "incoherent" },
+                    e.half_moves,
+                    e.pdtl
+                );
+            }
+            s += &format!(
+                "--- {} read, {} written, {} rejected\n",
+                run.report.games_read, run.report.games_written, run.report.games_rejected
+            );
+            insta::assert_snapshot!(s);
+        });
+    });
+}
+
 // ---------------------------------------------------------------------
 // A small random mover: it knows which moves are algebraically coherent
 // (its own, simpler bookkeeping, independent of the crate's) and nothing
@@ -583,12 +769,13 @@ impl Model {
                 let sep_fits = match sep {
                     "-" => self.at(to).is_none(),
                     "*" => foe(to, taken),
+                    // En passant on the first hex of a triple move is `@@`.
                     "@" => {
                         piece == PAWN
                             && if self.at(to).is_some() {
                                 foe(to, taken)
                             } else {
-                                passed(false)
+                                passed(false) && !passed(true)
                             }
                     }
                     _ => piece == PAWN && self.at(to).is_none() && passed(true),
@@ -741,11 +928,7 @@ impl Model {
                     .filter(|(_, &p)| self.at(p).is_none())
                     .flat_map(|(i, &to)| {
                         let first_of_triple = i == 0 && passed.len() == 2;
-                        let seps: &[&'static str] = if first_of_triple {
-                            &["@@", "@"]
-                        } else {
-                            &["@"]
-                        };
+                        let seps: &[&'static str] = if first_of_triple { &["@@"] } else { &["@"] };
                         pawns.iter().flat_map(move |&from| {
                             seps.iter().map(move |&sep| Mv::Move {
                                 piece: PAWN,
@@ -881,9 +1064,14 @@ fn generate(black_first: bool, choices: &[u32]) -> Game {
 
 /// The game's text, and the (line, column, length) of each half-move.
 fn write(game: &Game, texts: &[String]) -> (String, Vec<(u64, u64, u64)>) {
-    let mut out = String::from("[Variant \"C'escacs\"]\n\n");
+    let mut out = String::from("[Variant \"C'escacs\"]\n");
+    if game.black_first {
+        // Black moves first only from a PDTL that gives it the move.
+        out += &format!("[PDTL \"{}\"]\n", INITIAL_PDTL.replacen(" w ", " b ", 1));
+    }
+    out.push('\n');
     let mut at = Vec::new();
-    let mut line = 3u64;
+    let mut line = 3 + u64::from(game.black_first);
     let mut current = String::new();
     let offset = usize::from(game.black_first);
     for i in 0..texts.len() {

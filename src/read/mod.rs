@@ -361,6 +361,14 @@ impl Reading<'_> {
         self.fill_sources(held, base);
     }
 
+    /// A warning at stream offset `at` of the current line.
+    #[cold]
+    fn warn_at(&mut self, held: &[u8], base: u64, at: u64, message: String) {
+        let (line, column) = self.position(held, base, at);
+        self.f.cx.warn(line, column, message);
+        self.fill_sources(held, base);
+    }
+
     /// The line and column of stream offset `at`, held, up to the current line.
     fn position(&mut self, held: &[u8], base: u64, at: u64) -> (u64, u64) {
         if at >= self.line_start {
@@ -982,8 +990,12 @@ impl Reading<'_> {
                     return Ok(());
                 }
                 self.game.has_setup = true;
-                match Pdtl::parse(value) {
-                    Ok(mut pdtl) => {
+                match Pdtl::parse_with_warnings(value) {
+                    Ok((mut pdtl, normalised)) => {
+                        for w in normalised {
+                            let at = value_at + byte_in_value(raw, value, w.offset) as u64;
+                            self.warn_at(held, base, at, w.to_string());
+                        }
                         pdtl.line = self.line;
                         pdtl.column = column;
                         self.f.chain.setup(&mut pdtl, &mut self.f.cx);
