@@ -603,6 +603,11 @@ fn an_unreadable_input_exits_2_even_when_games_were_rejected() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).ends_with("1 rejected, 0 warnings; 1 file unreadable\n"),
+        "{}",
+        stderr_of(&out)
+    );
 }
 
 #[test]

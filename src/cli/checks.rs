@@ -6,6 +6,7 @@
 use super::args::Cli;
 use super::inputs::Entry;
 use super::same_file::{FileId, Place};
+use super::streams::STDIN;
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -65,10 +66,12 @@ pub fn refuse_clashes(cli: &Cli, entries: &[Entry]) -> io::Result<()> {
         .collect();
     let input_at = |place: &Option<Place>| {
         let id = place.as_ref()?.file()?;
-        inputs
-            .iter()
-            .find(|(i, _)| *i == id)
-            .map(|(_, p)| p.display())
+        let (_, path) = inputs.iter().find(|(i, _)| *i == id)?;
+        Some(if is_dash(path) {
+            STDIN.to_string()
+        } else {
+            path.display().to_string()
+        })
     };
 
     if cli.in_place {
