@@ -5,7 +5,7 @@ use crate::passes::{
     AsciiSeparators, Chain, Context, DropComments, DropRatings, DropVariations, FanToLetters, Pass,
     Slot, UndoRedefine,
 };
-use crate::read::Reader;
+use crate::read::{Reader, Resume, Until};
 use crate::verify::Verify;
 use crate::write::{Format, Writer};
 use std::io::{self, Read, Write};
@@ -296,7 +296,14 @@ impl Filter {
         rejects: Option<&'a mut dyn Write>,
         on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
     ) -> io::Result<Report> {
-        Reader::new(self, origin, input, out, rejects, on_diagnostic).run()
+        let start = Resume {
+            line: origin.line + 1,
+            line_start: origin.byte,
+            at: origin.byte,
+        };
+        let (report, _) =
+            Reader::new(self, start, Until::End, input, out, rejects, on_diagnostic).run()?;
+        Ok(report)
     }
 
     /// Filters a whole byte slice; returns the output, the diagnostics and
@@ -336,6 +343,11 @@ mod tests {
     fn output_is_the_same_however_the_input_arrives() {
         let game = "[Variant \"C'escacs\"]\n{ a comment\nover lines }\n1. E7‐E13 ?!, E21-E15 (1. ..., F20-F16\n.{ inside }\n) 2. F8-F12:\n*\n\n";
         let mut input = game.repeat(300).into_bytes();
+        // A comment quoting games, and one never closed.
+        input.extend_from_slice(
+            b"{ quoted:\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n}\n[Variant \"C'escacs\"]\n1. E7-E13: *\n\
+              { never closed\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n",
+        );
         input.extend_from_slice(b"[Variant \"C'escacs\"]\n\n1. E7-E13:");
         let whole = Filter::default().filter_bytes(&input);
         for capacity in [1, 7, 64, 1000, 4096] {

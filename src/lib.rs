@@ -47,7 +47,7 @@ pub use grammar::model::{
     STANDARD_LETTERS,
 };
 pub use grammar::redefine::{RedefineError, RedefineMap};
-pub use parallel::{run_parallel, Chunker};
+pub use parallel::run_parallel;
 pub use passes::{Context, Flow, Interest, Pass, Tag, Variation};
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};

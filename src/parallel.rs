@@ -1,208 +1,259 @@
-//! Filtering on several threads. The input is cut into chunks at game
-//! boundaries, each chunk is filtered by its own [`Filter`] on a worker, and
-//! the results are written in input order: the same bytes, diagnostics and
-//! counts as one thread, because filtering is concatenation-safe.
+//! Filtering on several threads, byte for byte as on one.
+//!
+//! The input is cut into chunks before lines that start `[Variant "`:
+//! places where a game usually starts, but not always (the line may be
+//! quoted inside a comment, or follow a tag section it belongs to). Each
+//! chunk is read on a worker by a reader that starts there afresh, and
+//! that reads on into the next chunk's first line to learn whether a game
+//! really starts there ([`Until::Boundary`]). Where one does, the chunk's
+//! games are exactly those of a reader over the whole input; where none
+//! does, the reader stops short of the game it is in, and that game is
+//! read again, here, by one reader from its first byte across as many
+//! chunks as it takes to reach a chunk whose start is a game's.
 
 use crate::diag::Diagnostic;
 use crate::filter::{Filter, Origin, Report};
+use crate::read::{Reader, Resume, Stop, Until};
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
-/// Where a chunk may end: just before a line that starts with this.
-const GAME_START: &[u8] = b"\n[Variant \"";
+/// Where a chunk may start: a line that starts with this.
+const CANDIDATE: &[u8] = b"\n[Variant \"";
 
-/// Cuts a byte stream into chunks of about `size` bytes, each ending at a
-/// game boundary the reader is sure to honour.
-///
-/// ```
-/// let games = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n".repeat(3);
-/// let mut chunker = ctlpgn_filter::Chunker::new(games.as_bytes(), 1);
-/// let mut n = 0;
-/// while let Some((origin, chunk)) = chunker.next_chunk().unwrap() {
-///     assert_eq!(origin.line, 3 * n);
-///     assert!(chunk.starts_with(b"[Variant"));
-///     n += 1;
-/// }
-/// assert_eq!(n, 3);
-/// ```
-///
-/// A line starting `[Variant "` ends the game before it when that game has
-/// read anything but tags and comments, or when a comment or variation is
-/// left open (the reader then reports it and starts afresh). Both hold when
-/// the last non-blank byte before the line is neither `]` (a tag) nor `}` (a
-/// comment): see the README. Anything else is not a cut point.
-pub struct Chunker<R> {
+/// Cuts a byte stream into chunks of about `size` bytes, each starting at a
+/// line that starts `[Variant "` (but the first).
+pub(crate) struct Chunker<R> {
     input: R,
-    /// `buf[..filled]` is read but not yet handed out. All of `buf` is
-    /// initialized, so a read into it needs no zeroing first.
+    /// `buf[..filled]` is read but not yet handed out.
     buf: Vec<u8>,
     filled: usize,
-    /// Buffers handed back by [`Chunker::recycle`], to read into again:
-    /// their pages are mapped already.
-    spare: Vec<Vec<u8>>,
     /// Where `buf` starts in the stream.
     origin: Origin,
     eof: bool,
     size: usize,
 }
 
+/// A chunk: its place in the stream and its bytes, followed by the first
+/// line of the next chunk (`lookahead`), if there is one.
+pub(crate) struct Chunk {
+    pub index: usize,
+    pub origin: Origin,
+    pub bytes: Vec<u8>,
+    /// How many of `bytes` are the chunk's own.
+    pub len: usize,
+    pub last: bool,
+}
+
+impl Chunk {
+    fn own(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// The stream offset just past the chunk.
+    fn end(&self) -> u64 {
+        self.origin.byte + self.len as u64
+    }
+}
+
 impl<R: Read> Chunker<R> {
-    /// A chunker aiming at `size` bytes per chunk.
     pub fn new(input: R, size: usize) -> Chunker<R> {
         Chunker {
             input,
             buf: Vec::new(),
             filled: 0,
-            spare: Vec::new(),
             origin: Origin::START,
             eof: false,
             size: size.max(1),
         }
     }
 
-    /// The next chunk and its origin, or `None` at the end of the input.
-    /// A chunk is longer than `size` only when no cut point comes sooner.
-    pub fn next_chunk(&mut self) -> io::Result<Option<(Origin, Vec<u8>)>> {
+    /// The next chunk, or `None` at the end of the input. A chunk is longer
+    /// than `size` only when no candidate line comes sooner.
+    pub fn next_chunk(&mut self, index: usize) -> io::Result<Option<Chunk>> {
         let mut searched = 0;
-        loop {
+        let cut = loop {
             if self.filled >= self.size {
-                let from = searched.max(self.size).saturating_sub(GAME_START.len());
-                if let Some(cut) = find_cut(&self.buf[..self.filled], from) {
-                    return Ok(Some(self.split(cut)));
+                let from = searched.max(self.size).saturating_sub(CANDIDATE.len());
+                if let Some(i) = memchr::memmem::find(&self.buf[from..self.filled], CANDIDATE) {
+                    break Some(from + i + 1);
                 }
                 searched = self.filled;
             }
             if self.eof {
-                if self.filled == 0 {
-                    return Ok(None);
-                }
-                return Ok(Some(self.split(self.filled)));
+                break None;
             }
             self.fill()?;
+        };
+        let len = match cut {
+            Some(cut) => cut,
+            None if self.filled == 0 => return Ok(None),
+            None => self.filled,
+        };
+        // The next chunk's first line, whole.
+        let mut lookahead = len;
+        if cut.is_some() {
+            loop {
+                if let Some(n) = memchr::memchr(b'\n', &self.buf[len..self.filled]) {
+                    lookahead = len + n + 1;
+                    break;
+                }
+                if self.eof {
+                    lookahead = self.filled;
+                    break;
+                }
+                self.fill()?;
+            }
         }
-    }
-
-    /// Hands back a chunk's buffer, done with, to read later chunks into
-    /// (optional: a chunk not handed back is freed as any `Vec`).
-    pub fn recycle(&mut self, mut chunk: Vec<u8>) {
-        // Initialized to its capacity: past the chunk, that is the little
-        // read after its cut point.
-        chunk.resize(chunk.capacity(), 0);
-        self.spare.push(chunk);
+        let mut bytes = Vec::with_capacity(lookahead);
+        bytes.extend_from_slice(&self.buf[..lookahead]);
+        self.buf.copy_within(len..self.filled, 0);
+        self.filled -= len;
+        let origin = self.origin;
+        self.origin.byte += len as u64;
+        self.origin.line += memchr::memchr_iter(b'\n', &bytes[..len]).count() as u64;
+        Ok(Some(Chunk {
+            index,
+            origin,
+            bytes,
+            len,
+            last: cut.is_none(),
+        }))
     }
 
     fn fill(&mut self) -> io::Result<()> {
-        // Up to the chunk size at once; past it, a little at a time, so that
-        // what follows the cut, copied out when the chunk is split off, is
-        // short.
         let want = self.size.saturating_sub(self.filled).max(1 << 16);
-        let end = self.filled + want;
-        if self.buf.len() < end {
-            // Room for a chunk and what is read past it: growing by
-            // doubling would leave spare buffers twice as long, zeroed
-            // again on each recycle.
-            self.buf
-                .reserve_exact((self.size + (2 << 16)).saturating_sub(self.buf.len()));
-            self.buf.resize(end, 0);
+        if self.buf.len() < self.filled + want {
+            self.buf.resize(self.filled + want, 0);
         }
-        // Fewer than `want` bytes means the end.
-        while self.filled < end {
-            match self.input.read(&mut self.buf[self.filled..end]) {
-                Ok(0) => break,
-                Ok(n) => self.filled += n,
+        loop {
+            match self
+                .input
+                .read(&mut self.buf[self.filled..self.filled + want])
+            {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.filled += n;
+                    return Ok(());
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
-        self.eof = self.filled < end;
-        Ok(())
-    }
-
-    fn split(&mut self, cut: usize) -> (Origin, Vec<u8>) {
-        // What follows the cut moves to the front of a spare buffer, which
-        // then reads on.
-        let rest = self.filled - cut;
-        let mut next = self.spare.pop().unwrap_or_default();
-        if next.len() < rest {
-            next.resize(rest, 0);
-        }
-        next[..rest].copy_from_slice(&self.buf[cut..self.filled]);
-        let mut chunk = std::mem::replace(&mut self.buf, next);
-        chunk.truncate(cut);
-        self.filled = rest;
-        let origin = self.origin;
-        self.origin.byte += chunk.len() as u64;
-        self.origin.line += memchr::memchr_iter(b'\n', &chunk).count() as u64;
-        (origin, chunk)
     }
 }
 
-/// The first cut point at or after `from`: the offset of a `[Variant "` line.
-fn find_cut(buf: &[u8], from: usize) -> Option<usize> {
-    memchr::memmem::find_iter(&buf[from..], GAME_START)
-        .map(|i| from + i + 1)
-        .find(|&cut| {
-            let before = buf[..cut].trim_ascii_end();
-            !matches!(before.last(), None | Some(b']' | b'}'))
-        })
-}
-
-/// What a worker makes of one chunk.
-struct Done {
-    /// The chunk, handed back to be read into again.
-    chunk: Vec<u8>,
+/// What a reader made of some input: its games' text, rejects and
+/// diagnostics, their counts, and where it stopped.
+#[derive(Default)]
+struct Output {
     out: Vec<u8>,
     rejects: Vec<u8>,
     diagnostics: Vec<Diagnostic>,
-    report: io::Result<Report>,
+    report: Report,
 }
 
-/// A filtered chunk received: its input buffer goes back to the chunker,
-/// the rest waits its turn to be written.
-fn receive<R: Read>(
-    chunker: &mut Chunker<R>,
-    ready: &mut BTreeMap<usize, Done>,
-    (index, mut done): (usize, Done),
-) {
-    chunker.recycle(std::mem::take(&mut done.chunk));
-    ready.insert(index, done);
+/// A chunk read on a worker.
+struct Done {
+    chunk: Chunk,
+    output: Output,
+    stop: io::Result<Stop>,
+}
+
+/// Reads `src`, from `start`, up to `until`, into `output`.
+fn read_into(
+    filter: &mut Filter,
+    start: Resume,
+    until: Until<'_>,
+    src: impl Read,
+    output: &mut Output,
+    keep_rejects: bool,
+) -> io::Result<Stop> {
+    let Output {
+        out,
+        rejects,
+        diagnostics,
+        report,
+    } = output;
+    let mut on_diagnostic = |d: &Diagnostic| diagnostics.push(d.clone());
+    let rejects = keep_rejects.then_some(rejects as &mut dyn Write);
+    let (counts, stop) =
+        Reader::new(filter, start, until, src, out, rejects, &mut on_diagnostic).run()?;
+    report.add(&counts);
+    Ok(stop)
+}
+
+/// A chunk read from its start: to where the next chunk starts if a game
+/// starts there, else short of the game under way.
+fn read_chunk(
+    filter: &mut Filter,
+    chunk: &Chunk,
+    keep_rejects: bool,
+) -> (Output, io::Result<Stop>) {
+    let start = Resume {
+        line: chunk.origin.line + 1,
+        line_start: chunk.origin.byte,
+        at: chunk.origin.byte,
+    };
+    let end = chunk.end();
+    let is_next = move |at: u64| at == end;
+    let until = if chunk.last {
+        Until::End
+    } else {
+        Until::Boundary {
+            is_boundary: &is_next,
+            whole: false,
+        }
+    };
+    let mut output = Output::default();
+    let stop = read_into(
+        filter,
+        start,
+        until,
+        &chunk.bytes[..],
+        &mut output,
+        keep_rejects,
+    );
+    (output, stop)
 }
 
 /// Filters `input` on `jobs` threads, each with a filter from `make`, and
-/// writes output, rejects and diagnostics in input order. Memory is bounded
-/// by about `2 × jobs` chunks of `chunk_size` bytes (more only for a stretch
-/// of input with no cut point).
+/// writes output, rejects and diagnostics in input order: the same bytes,
+/// diagnostics and counts as one thread. Memory is bounded by about
+/// `3 × jobs` chunks of `chunk_size` bytes, and the game longest to read
+/// again.
 ///
 /// ```
 /// use ctlpgn_filter::{run_parallel, Filter};
-/// let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n".repeat(100);
+/// // The second game quotes a third in its comment: no chunk starts there.
+/// let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n{ quoted:\n[Variant \"C'escacs\"]\n1. F8-F12:\n}\n"
+///     .repeat(50);
 /// let (mut one, mut two) = (Vec::new(), Vec::new());
 /// Filter::default().run(input.as_bytes(), &mut one, &mut |_| {}).unwrap();
 /// let report = run_parallel(&Filter::default, input.as_bytes(), 2, 64, &mut two, None, &mut |_| {})
 ///     .unwrap();
 /// assert_eq!(one, two);
-/// assert_eq!(report.games_written, 100);
+/// assert_eq!(report.games_written, 50);
 /// ```
-pub fn run_parallel(
-    make: &(dyn Fn() -> Filter + Sync),
+pub fn run_parallel<'a>(
+    make: &'a (dyn Fn() -> Filter + Sync),
     input: impl Read,
     jobs: usize,
     chunk_size: usize,
-    out: &mut dyn Write,
-    mut rejects: Option<&mut dyn Write>,
-    on_diagnostic: &mut dyn FnMut(&Diagnostic),
+    out: &'a mut dyn Write,
+    rejects: Option<&'a mut dyn Write>,
+    on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
 ) -> io::Result<Report> {
     let jobs = jobs.max(1);
     let keep_rejects = rejects.is_some();
-    let mut chunker = Chunker::new(input, chunk_size);
-    let mut total = Report::default();
     std::thread::scope(|scope| {
-        // A chunk's index, origin and bytes, and a buffer for its output.
-        let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Origin, Vec<u8>, Vec<u8>)>(jobs);
+        let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(jobs);
         let work_rx = Arc::new(Mutex::new(work_rx));
-        let (done_tx, done_rx) = mpsc::channel::<(usize, Done)>();
+        let (done_tx, done_rx) = mpsc::channel::<Done>();
         for _ in 0..jobs {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
@@ -210,107 +261,298 @@ pub fn run_parallel(
                 let mut filter = make();
                 loop {
                     let job = work_rx.lock().expect("a worker panicked").recv();
-                    let Ok((index, origin, chunk, mut out)) = job else {
+                    let Ok(chunk) = job else {
                         return;
                     };
-                    out.clear();
-                    out.reserve(chunk.len());
-                    let mut done = Done {
-                        chunk: Vec::new(),
-                        out,
-                        rejects: Vec::new(),
-                        diagnostics: Vec::new(),
-                        report: Ok(Report::default()),
-                    };
-                    let mut diags = Vec::new();
-                    done.report = filter.run_from(
-                        origin,
-                        &chunk[..],
-                        &mut done.out,
-                        keep_rejects.then_some(&mut done.rejects as &mut dyn Write),
-                        &mut |d| diags.push(d.clone()),
-                    );
-                    done.diagnostics = diags;
-                    done.chunk = chunk;
-                    if done_tx.send((index, done)).is_err() {
+                    let (output, stop) = read_chunk(&mut filter, &chunk, keep_rejects);
+                    if done_tx
+                        .send(Done {
+                            chunk,
+                            output,
+                            stop,
+                        })
+                        .is_err()
+                    {
                         return;
                     }
                 }
             });
         }
         drop(done_tx);
-
-        let mut ready = BTreeMap::new();
-        let mut next = 0;
-        // Output buffers written, to hand to workers again.
-        let mut spare_outs: Vec<Vec<u8>> = Vec::new();
-        let mut write_ready = |ready: &mut BTreeMap<usize, Done>,
-                               next: &mut usize,
-                               spare_outs: &mut Vec<Vec<u8>>|
-         -> io::Result<()> {
-            while let Some(done) = ready.remove(next) {
-                for d in &done.diagnostics {
-                    on_diagnostic(d);
-                }
-                total.add(&done.report?);
-                out.write_all(&done.out)?;
-                if let Some(r) = rejects.as_mut() {
-                    r.write_all(&done.rejects)?;
-                }
-                spare_outs.push(done.out);
-                *next += 1;
-            }
-            Ok(())
+        let mut merger = Merger {
+            chunker: Chunker::new(input, chunk_size),
+            work_tx: Some(work_tx),
+            done_rx,
+            in_flight: 0,
+            jobs,
+            produced: 0,
+            eof: false,
+            done: BTreeMap::new(),
+            inline: BTreeMap::new(),
+            starts: Vec::new(),
+            make,
+            sinks: Sinks {
+                out,
+                rejects,
+                on_diagnostic,
+                total: Report::default(),
+            },
         };
-        let mut sent = 0;
-        while let Some((origin, chunk)) = chunker.next_chunk()? {
-            // Keep at most 2 × jobs chunks in flight.
-            while sent - next >= 2 * jobs {
-                let done = done_rx.recv().expect("workers outlive the queue");
-                receive(&mut chunker, &mut ready, done);
-                write_ready(&mut ready, &mut next, &mut spare_outs)?;
-            }
-            let out = spare_outs.pop().unwrap_or_default();
-            work_tx
-                .send((sent, origin, chunk, out))
-                .expect("workers outlive the queue");
-            sent += 1;
-            while let Ok(done) = done_rx.try_recv() {
-                receive(&mut chunker, &mut ready, done);
-            }
-            write_ready(&mut ready, &mut next, &mut spare_outs)?;
+        let result = merger.run();
+        drop(merger.work_tx.take());
+        result.map(|()| merger.sinks.total)
+    })
+}
+
+/// Where the output goes, in input order.
+struct Sinks<'a> {
+    out: &'a mut dyn Write,
+    rejects: Option<&'a mut dyn Write>,
+    on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
+    total: Report,
+}
+
+impl Sinks<'_> {
+    fn write(&mut self, output: &Output) -> io::Result<()> {
+        for d in &output.diagnostics {
+            (self.on_diagnostic)(d);
         }
-        drop(work_tx);
-        for done in done_rx.iter() {
-            receive(&mut chunker, &mut ready, done);
-            write_ready(&mut ready, &mut next, &mut spare_outs)?;
+        self.total.add(&output.report);
+        self.out.write_all(&output.out)?;
+        if let Some(r) = self.rejects.as_mut() {
+            r.write_all(&output.rejects)?;
         }
-        Ok::<(), io::Error>(())
-    })?;
-    Ok(total)
+        Ok(())
+    }
+}
+
+/// The main thread: hands chunks to the workers, and writes what they
+/// made of them in order, reading again where a chunk did not start a
+/// game.
+struct Merger<'a, R> {
+    chunker: Chunker<R>,
+    work_tx: Option<mpsc::SyncSender<Chunk>>,
+    done_rx: mpsc::Receiver<Done>,
+    in_flight: usize,
+    jobs: usize,
+    /// Chunks cut so far, and whether the input has no more.
+    produced: usize,
+    eof: bool,
+    /// Chunks read by the workers, waiting their turn.
+    done: BTreeMap<usize, Done>,
+    /// Chunks cut while reading again, not handed to a worker.
+    inline: BTreeMap<usize, Chunk>,
+    /// The stream offset of each chunk's start, by index.
+    starts: Vec<u64>,
+    make: &'a (dyn Fn() -> Filter + Sync),
+    sinks: Sinks<'a>,
+}
+
+impl<R: Read> Merger<'_, R> {
+    fn run(&mut self) -> io::Result<()> {
+        let mut next = 0;
+        loop {
+            self.dispatch()?;
+            let Some(done) = self.take(next)? else {
+                return Ok(());
+            };
+            self.sinks.write(&done.output)?;
+            match done.stop? {
+                Stop::Unfinished(resume) => match self.read_again(resume, done.chunk)? {
+                    Some(boundary) => next = boundary,
+                    None => return Ok(()),
+                },
+                Stop::FailFast => return Ok(()),
+                Stop::Boundary(_) | Stop::End => next += 1,
+            }
+        }
+    }
+
+    /// Cuts chunks and hands them to the workers while fewer than `2 ×
+    /// jobs` are in flight.
+    fn dispatch(&mut self) -> io::Result<()> {
+        while !self.eof && self.in_flight < 2 * self.jobs {
+            let Some(chunk) = self.cut()? else {
+                return Ok(());
+            };
+            self.send(chunk);
+        }
+        Ok(())
+    }
+
+    fn cut(&mut self) -> io::Result<Option<Chunk>> {
+        let chunk = self.chunker.next_chunk(self.produced)?;
+        match &chunk {
+            Some(c) => {
+                self.starts.push(c.origin.byte);
+                self.produced += 1;
+                self.eof = c.last;
+            }
+            None => self.eof = true,
+        }
+        Ok(chunk)
+    }
+
+    fn send(&mut self, chunk: Chunk) {
+        self.in_flight += 1;
+        self.work_tx
+            .as_ref()
+            .expect("workers run while the merger does")
+            .send(chunk)
+            .expect("workers outlive the merger");
+    }
+
+    /// Chunk `index` as read by a worker; `None` past the last chunk.
+    fn take(&mut self, index: usize) -> io::Result<Option<Done>> {
+        if let Some(chunk) = self.inline.remove(&index) {
+            // Cut while reading again: a worker reads it now.
+            self.send(chunk);
+        }
+        loop {
+            if let Some(done) = self.done.remove(&index) {
+                return Ok(Some(done));
+            }
+            if index >= self.produced {
+                if self.eof {
+                    return Ok(None);
+                }
+                self.dispatch()?;
+                continue;
+            }
+            let done = self.done_rx.recv().expect("workers outlive the merger");
+            self.in_flight -= 1;
+            self.done.insert(done.chunk.index, done);
+        }
+    }
+
+    /// The bytes of chunk `index`, for reading again (its workers' reading
+    /// of it, if any, is kept for later: it may start a game).
+    fn bytes_of(&mut self, index: usize) -> io::Result<Option<Vec<u8>>> {
+        if index >= self.produced && !self.eof {
+            if let Some(chunk) = self.cut()? {
+                let own = chunk.own().to_vec();
+                self.inline.insert(chunk.index, chunk);
+                return Ok(Some(own));
+            }
+        }
+        if let Some(chunk) = self.inline.get(&index) {
+            return Ok(Some(chunk.own().to_vec()));
+        }
+        if index >= self.produced {
+            return Ok(None);
+        }
+        let own = loop {
+            if let Some(done) = self.done.get(&index) {
+                break done.chunk.own().to_vec();
+            }
+            let done = self.done_rx.recv().expect("workers outlive the merger");
+            self.in_flight -= 1;
+            self.done.insert(done.chunk.index, done);
+        };
+        Ok(Some(own))
+    }
+
+    /// Reads again, on this thread, from `resume` in `chunk` on, across
+    /// the chunks that follow, until a game starts where a chunk starts;
+    /// returns that chunk's index, or `None` at the end of the input.
+    fn read_again(&mut self, resume: Resume, chunk: Chunk) -> io::Result<Option<usize>> {
+        let from = (resume.line_start - chunk.origin.byte) as usize;
+        let first = chunk.own()[from..].to_vec();
+        // The starts of the chunks after the one resumed in, as they are read.
+        let starts = Mutex::new(Vec::new());
+        let is_start = |at: u64| {
+            starts
+                .lock()
+                .expect("one thread")
+                .binary_search(&at)
+                .is_ok()
+        };
+        let until = Until::Boundary {
+            is_boundary: &is_start,
+            whole: true,
+        };
+        let mut filter = (self.make)();
+        let mut output = Output::default();
+        let keep_rejects = self.sinks.rejects.is_some();
+        let mut fetch = |index: usize| -> io::Result<Option<Vec<u8>>> {
+            let bytes = self.bytes_of(index)?;
+            if bytes.is_some() {
+                starts.lock().expect("one thread").push(self.starts[index]);
+            }
+            Ok(bytes)
+        };
+        let src = Chained {
+            current: io::Cursor::new(first),
+            next: chunk.index + 1,
+            fetch: &mut fetch,
+        };
+        let stop = read_into(&mut filter, resume, until, src, &mut output, keep_rejects)?;
+        self.sinks.write(&output)?;
+        let boundary = match stop {
+            Stop::Boundary(at) => Some(
+                self.starts
+                    .binary_search(&at)
+                    .expect("a boundary is a chunk's start"),
+            ),
+            Stop::End | Stop::FailFast | Stop::Unfinished(_) => None,
+        };
+        // What the workers made of the chunks read again is not needed.
+        let read = boundary.unwrap_or(self.produced);
+        self.done.retain(|&i, _| i >= read);
+        self.inline.retain(|&i, _| i >= read);
+        Ok(boundary)
+    }
+}
+
+/// The input again, from a chunk on: the chunks after it are fetched as
+/// the reader gets to them.
+struct Chained<'a> {
+    current: io::Cursor<Vec<u8>>,
+    next: usize,
+    fetch: &'a mut dyn FnMut(usize) -> io::Result<Option<Vec<u8>>>,
+}
+
+impl Read for Chained<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let n = self.current.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            match (self.fetch)(self.next)? {
+                Some(bytes) => {
+                    self.current = io::Cursor::new(bytes);
+                    self.next += 1;
+                }
+                None => return Ok(0),
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::filter::Trickle;
 
-    fn chunks(input: &str, size: usize) -> Vec<(Origin, String)> {
+    fn chunks(input: &str, size: usize) -> Vec<(Origin, String, String)> {
         let mut c = Chunker::new(input.as_bytes(), size);
         let mut v = Vec::new();
-        while let Some((o, b)) = c.next_chunk().unwrap() {
-            v.push((o, String::from_utf8(b).unwrap()));
+        while let Some(chunk) = c.next_chunk(v.len()).unwrap() {
+            let own = String::from_utf8(chunk.own().to_vec()).unwrap();
+            let ahead = String::from_utf8(chunk.bytes[chunk.len..].to_vec()).unwrap();
+            v.push((chunk.origin, own, ahead));
         }
         v
     }
 
     #[test]
-    fn cuts_before_a_variant_line_after_movetext() {
+    fn chunks_start_at_variant_lines_and_carry_the_next_ones_first_line() {
         let a = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
         let b = "[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
         let v = chunks(&format!("{a}{b}"), 4);
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].1, a);
+        assert_eq!(v[0].2, "[Variant \"C'escacs\"]\n");
         assert_eq!(
             v[1].0,
             Origin {
@@ -318,53 +560,7 @@ mod tests {
                 byte: a.len() as u64
             }
         );
-    }
-
-    #[test]
-    fn never_cuts_inside_a_tag_section_or_after_a_comment() {
-        let s = "[Variant \"C'escacs\"]\n[Variant \"C'escacs\"]\n{ c }\n[Variant \"C'escacs\"]\n1. E7-E13:\n";
-        assert_eq!(chunks(s, 1).len(), 1);
-    }
-
-    #[test]
-    fn chunks_are_cut_in_the_same_places_however_the_input_arrives() {
-        let game = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n*\n\n";
-        let input = game.repeat(5000);
-        let cut = |r: &mut dyn Read| {
-            let mut c = Chunker::new(r, 70_000);
-            let mut v = Vec::new();
-            while let Some(chunk) = c.next_chunk().unwrap() {
-                v.push(chunk);
-            }
-            v
-        };
-        let whole = cut(&mut input.as_bytes());
-        assert!(whole.len() > 2);
-        assert_eq!(cut(&mut Trickle(input.as_bytes(), 0)), whole);
-    }
-
-    #[test]
-    fn chunks_read_into_recycled_buffers_are_the_same() {
-        let game = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n*\n\n";
-        let input = game.repeat(5000);
-        let cut = |recycle: bool| {
-            let mut c = Chunker::new(Trickle(input.as_bytes(), 0), 70_000);
-            let mut v = Vec::new();
-            while let Some((origin, chunk)) = c.next_chunk().unwrap() {
-                v.push((origin, chunk.clone()));
-                if recycle {
-                    // What a worker leaves in a buffer is no input.
-                    let len = chunk.len();
-                    c.recycle(vec![b'}'; len]);
-                }
-            }
-            v
-        };
-        let recycled = cut(true);
-        assert!(recycled.len() > 2);
-        let joined: Vec<u8> = recycled.iter().flat_map(|(_, c)| c.clone()).collect();
-        assert_eq!(joined, input.as_bytes());
-        assert_eq!(recycled, cut(false));
+        assert_eq!(v[1].2, "");
     }
 
     #[test]

@@ -30,7 +30,7 @@
 use crate::grammar::alphabet::standard_for;
 use crate::grammar::hex::Hex;
 use crate::grammar::model::{Action, Check, Glyph, HalfMove, Outcome, Sep, Side, STANDARD_LETTERS};
-use crate::passes::{Context, Flow, Pass, Tag};
+use crate::passes::{Context, Flow, Interest, Pass};
 use crate::pdtl::{Board, CastleMark, EnPassant, Pdtl, Piece};
 use std::fmt;
 use std::sync::OnceLock;
@@ -934,8 +934,8 @@ pub struct GameEnd<'a> {
     pub rejected: bool,
     /// Main-line half-moves played (the coherent ones).
     pub half_moves: u32,
-    /// The first input line of the game the pass saw (a tag, the PDTL or a
-    /// half-move); 0 when it saw none.
+    /// The game's first line (see [`Context::game_line`]): the line
+    /// ndjson's `line` and the diagnostics about the whole game name too.
     pub line: u64,
 }
 
@@ -962,7 +962,6 @@ pub struct Verify {
     from_pdtl: bool,
     half_moves: u32,
     coherent: bool,
-    line: u64,
     mate: Option<Mate>,
     on_game_end: Option<Box<OnGameEnd>>,
 }
@@ -991,7 +990,6 @@ impl Verify {
             from_pdtl: false,
             half_moves: 0,
             coherent: true,
-            line: 0,
             mate: None,
             on_game_end: None,
         }
@@ -1037,6 +1035,10 @@ impl Pass for Verify {
         "verify"
     }
 
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::MOVES
+    }
+
     fn result(&mut self, result: Outcome, cx: &mut Context) {
         self.check_result(result, cx);
     }
@@ -1046,21 +1048,10 @@ impl Pass for Verify {
         self.from_pdtl = false;
         self.half_moves = 0;
         self.coherent = true;
-        self.line = 0;
         self.mate = None;
     }
 
-    fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
-        if self.line == 0 {
-            self.line = tag.line;
-        }
-        Flow::Keep
-    }
-
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
-        if self.line == 0 {
-            self.line = pdtl.line;
-        }
         let (position, warnings) = Position::from_pdtl_with_warnings(pdtl);
         for w in warnings {
             cx.warn(pdtl.line, pdtl.column, w);
@@ -1072,9 +1063,6 @@ impl Pass for Verify {
     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
         if cx.depth != 0 {
             return Flow::Keep;
-        }
-        if self.line == 0 {
-            self.line = mv.line;
         }
         self.mate = (mv.check == Some(Check::Mate)).then_some(Mate {
             by: mv.side,
@@ -1124,7 +1112,7 @@ impl Pass for Verify {
                 coherent: self.coherent,
                 rejected: cx.has_error(),
                 half_moves: self.half_moves,
-                line: self.line,
+                line: cx.game_line,
             });
         }
     }

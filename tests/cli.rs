@@ -251,3 +251,29 @@ fn jobs_must_be_a_number() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("--jobs"));
 }
+
+/// A game is named by one line everywhere: its first, a comment before its
+/// tags included (ndjson's `line`, `--final-pdtl`, the warnings about it).
+#[test]
+fn a_game_is_named_by_its_first_line_everywhere() {
+    let input = "\n{ the opening game }\n[Event \"CG\"]\n1. E7-E13:\n*\n";
+    let ndjson = cmd()
+        .args(["--format", "ndjson"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&ndjson.stdout).unwrap();
+    assert_eq!(json["line"], 2);
+    let warning = String::from_utf8(ndjson.stderr).unwrap();
+    assert!(
+        warning.starts_with("<stdin>:2:1: warning: no [Variant"),
+        "{warning}"
+    );
+    let check = cmd()
+        .args(["--check", "--final-pdtl"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(check.stderr).unwrap();
+    assert!(stderr.contains("<stdin>:2: final position: "), "{stderr}");
+}

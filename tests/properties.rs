@@ -14,7 +14,7 @@
 //! The filter checks syntax, not the rules of play, so the moves are random
 //! but well formed, and only on hexes that exist.
 
-use ctlpgn_filter::{Diagnostic, Filter, FilterBuilder, Pass, Report};
+use ctlpgn_filter::{run_parallel, Diagnostic, Filter, FilterBuilder, Pass, Report};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use std::collections::BTreeMap;
@@ -1781,10 +1781,9 @@ fn mutated_filtered_file() -> impl Strategy<Value = Vec<u8>> {
     })
 }
 
-/// A pass that changes nothing. With a pass of its own in the chain the
-/// reader takes none of its fast paths (plain moves read without the
-/// lexer, canonical games copied whole): every token goes through the
-/// lexer and the passes.
+/// A pass that changes nothing and wants every item: with it in the
+/// chain, every half-move goes through the passes, and the writer writes
+/// each from what the passes leave (not from the text read).
 struct Unchanged;
 
 impl Pass for Unchanged {
@@ -1793,9 +1792,9 @@ impl Pass for Unchanged {
     }
 }
 
-/// The fast paths read `input` as the lexer and the passes do: the same
-/// output, diagnostics and counts as with [`Unchanged`] in the chain.
-fn fast_paths_read_like_tokens(input: &[u8]) -> Result<(), TestCaseError> {
+/// What the passes do not ask for costs nothing and changes nothing: the
+/// same output, diagnostics and counts as with [`Unchanged`] in the chain.
+fn interest_changes_nothing(input: &[u8]) -> Result<(), TestCaseError> {
     for mode in Mode::BOTH {
         let fast = filter(mode, input);
         let (out, diagnostics, report) = mode
@@ -1804,7 +1803,7 @@ fn fast_paths_read_like_tokens(input: &[u8]) -> Result<(), TestCaseError> {
             .build()
             .filter_bytes(input);
         same_output(
-            "the fast paths wrote otherwise than the token path",
+            "the chain wrote otherwise with a pass that takes everything",
             mode,
             input,
             &fast,
@@ -2039,18 +2038,59 @@ proptest! {
         survives(&input)?;
     }
 
-    /// Issue 5: the reader's fast paths (plain moves read without the
-    /// lexer, canonical games copied whole) change nothing: on messy games,
-    /// mutated corpus files and mutated canonical files, the output,
-    /// diagnostics and counts are those of the lexer and the passes.
+    /// The passes' interest changes nothing: on messy games, mutated
+    /// corpus files and mutated canonical files, the output, diagnostics and
+    /// counts are those of a chain whose last pass takes every item.
     #[test]
-    fn fast_paths_change_nothing(
+    fn interest_changes_nothing_in_the_output(
         input in prop_oneof![
             (games(), dice()).prop_map(|(games, mut dice)| messy_file(&games, &mut dice, &Letters::Standard)),
             mutated_corpus_file().prop_map(|(_, data)| data),
             mutated_filtered_file(),
         ],
     ) {
-        fast_paths_read_like_tokens(&input)?;
+        interest_changes_nothing(&input)?;
+    }
+
+    /// A comment is everything from `{` to the next `}`: a game quoted,
+    /// tags and all, in a comment of another changes no count, and what
+    /// is written is what the file without the quote gives (the comment
+    /// dropped), on one thread and on two with small chunks.
+    #[test]
+    fn a_game_quoted_in_a_comment_changes_nothing_but_the_comment(
+        games in prop::collection::vec(game(), 2..5),
+        host in any::<Index>(),
+        quoted in any::<Index>(),
+        mut dice in dice(),
+    ) {
+        let mut pieces = messy_games(&games, &mut dice, &Letters::Standard, FILE);
+        let plain = pieces.concat();
+        let host = host.index(pieces.len());
+        // Any `}` ends a comment, in a tag value too: none in the quote.
+        let text = canonical(&games[quoted.index(games.len())], false).replace('}', ")");
+        let comment = format!("\n{{ the same, quoted:\n{text}}}\n");
+        pieces[host].extend_from_slice(comment.as_bytes());
+        let quoting = pieces.concat();
+        let without = filter(Mode::Default, &plain);
+        let with = filter(Mode::Default, &quoting);
+        same_output("a quoted game changed the output", Mode::Default, &quoting, &with, &without.out)?;
+        prop_assert_eq!(with.report.games_read, without.report.games_read);
+        let kept = filter(Mode::KeepAll, &quoting);
+        prop_assert_eq!(kept.report.games_read, without.report.games_read);
+        for chunk in [1, 64, 700] {
+            let (mut out, mut diagnostics) = (Vec::new(), Vec::new());
+            let report = run_parallel(
+                &Filter::default,
+                &quoting[..],
+                2,
+                chunk,
+                &mut out,
+                None,
+                &mut |d| diagnostics.push(d.clone()),
+            )
+            .unwrap();
+            prop_assert!(out == with.out, "--jobs 2 --chunk-bytes {chunk} wrote otherwise\n{}", show(&quoting));
+            prop_assert_eq!((&diagnostics, report), (&with.diagnostics, with.report));
+        }
     }
 }

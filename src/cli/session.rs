@@ -46,7 +46,7 @@ fn build_filter(cli: &Cli, name: &InputName) -> Filter {
                 }
             });
         }
-        builder = builder.pass(Box::new(verify));
+        builder = builder.verify(verify);
     }
     builder.build()
 }

@@ -162,6 +162,9 @@ pub struct Context {
     pub redefine: RedefineMap,
     /// Variation depth of the item being passed (0 on the main line).
     pub depth: u32,
+    /// The line of the game's first byte (a comment before its tags
+    /// included): the line ndjson's `line` names.
+    pub game_line: u64,
     /// This game's diagnostics: its first error ends the list (the game is
     /// rejected, and later errors tend to follow from the first), and
     /// warnings stop at [`MAX_WARNINGS`], so that a hostile game costs
@@ -207,9 +210,10 @@ impl Context {
     }
 
     /// A new game: no diagnostics, no letters redefined.
-    pub(crate) fn reset(&mut self) {
+    pub(crate) fn reset(&mut self, game_line: u64) {
         self.redefine = RedefineMap::default();
         self.depth = 0;
+        self.game_line = game_line;
         self.diagnostics.clear();
         self.has_error = false;
     }

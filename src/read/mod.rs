@@ -38,6 +38,54 @@ enum Mode {
     SkipVariation,
 }
 
+/// What a token is to the game-start rule ([`Reading::game_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Opens {
+    Tag,
+    Movetext,
+    Result,
+    /// A comment or a variation.
+    Aside,
+}
+
+/// How far a run reads.
+#[derive(Clone, Copy)]
+pub(crate) enum Until<'a> {
+    /// To the end of the input, where the last game ends.
+    End,
+    /// To the first game that starts at a stream offset `is_boundary`
+    /// takes (a `--jobs` chunk's start). If the input ends first: where it
+    /// ends (`whole`), or, when the input is only the first part of the
+    /// stream, short of the game under way, left unfinished.
+    Boundary {
+        is_boundary: &'a dyn Fn(u64) -> bool,
+        whole: bool,
+    },
+}
+
+/// Where a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// At the end of the input: every game is finished.
+    End,
+    /// Where a game starts (at a [`Until::Boundary`]): every game before
+    /// it is finished.
+    Boundary(u64),
+    /// The input ended before a boundary, inside the game that starts here.
+    Unfinished(Resume),
+    /// At the first rejected game (fail-fast).
+    FailFast,
+}
+
+/// Where reading may start afresh: a game's first byte, on a line that
+/// starts at `line_start`, the `line`-th of the stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Resume {
+    pub line: u64,
+    pub line_start: u64,
+    pub at: u64,
+}
+
 /// A place in the input that a diagnostic made later may point at.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Mark {
@@ -53,6 +101,8 @@ struct Game {
     open: bool,
     /// Its first byte, and where that byte is.
     start: Mark,
+    /// Where the line of its first byte starts.
+    start_line: u64,
     /// Anything but tags and comments was read: a tag now starts a new game.
     past_tags: bool,
     has_tags: bool,
@@ -76,6 +126,8 @@ struct Game {
 struct Pending {
     mv: HalfMove,
     traits: Traits,
+    /// Its stream offset.
+    at: u64,
     /// Where its text is in the input, when that text is what
     /// [`HalfMove::write_move`] writes (stream offsets).
     text: Option<(u64, u64)>,
@@ -141,6 +193,10 @@ pub(crate) struct Reader<'f, R> {
 /// Everything the reader knows but the input itself.
 pub(crate) struct Reading<'f> {
     f: &'f mut Filter,
+    until: Until<'f>,
+    stop: Option<Stop>,
+    /// The counts of the game under way, added to `report` as it ends.
+    counts: Report,
     out: &'f mut dyn Write,
     rejects: Option<&'f mut dyn Write>,
     on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
@@ -162,7 +218,9 @@ pub(crate) struct Reading<'f> {
     depth: u32,
     /// The comment open is inside a dropped variation.
     comment_in_skip: bool,
-    comment_scanned_line: u64,
+    /// The comment's first line (with its `{`) is not looked through yet.
+    comment_on_first_line: bool,
+    comment_next_line: u64,
     /// The chain drops every comment, every variation: skip them unread.
     skip_comments: bool,
     skip_variations: bool,
@@ -183,7 +241,7 @@ pub(crate) struct Reading<'f> {
     /// be read again, and how far its text was looked at for a game start.
     read_again: Option<ReadAgain>,
     spill: Spill,
-    comment_scanned: u64,
+    comment_next: u64,
     excerpts: Vec<Excerpt>,
     /// Diagnostics of the game that have their source already.
     sourced: usize,
@@ -196,9 +254,12 @@ pub(crate) struct Reading<'f> {
 }
 
 impl<'f, R: Read> Reader<'f, R> {
+    /// A reader from `resume`, the start of a stream (a line that is line
+    /// 1, at offset 0) or of a game within one.
     pub(crate) fn new(
         f: &'f mut Filter,
-        origin: crate::Origin,
+        resume: Resume,
+        until: Until<'f>,
         src: R,
         out: &'f mut dyn Write,
         rejects: Option<&'f mut dyn Write>,
@@ -207,24 +268,28 @@ impl<'f, R: Read> Reader<'f, R> {
         let skip_comments = f.chain.drops(Interest::COMMENTS);
         let skip_variations = f.chain.drops(Interest::VARIATIONS);
         Reader {
-            input: Input::new(src, origin.byte),
+            input: Input::new(src, resume.line_start),
             st: Reading {
                 f,
+                until,
+                stop: None,
+                counts: Report::default(),
                 out,
                 rejects,
                 on_diagnostic,
                 report: Report::default(),
                 stopped: false,
-                at: origin.byte,
-                line: origin.line + 1,
-                line_start: origin.byte,
-                column_cache: (origin.byte, 1),
+                at: resume.at,
+                line: resume.line,
+                line_start: resume.line_start,
+                column_cache: (resume.line_start, 1),
                 line_ascii: None,
                 region_ascii: false,
                 mode: Mode::Tokens,
                 depth: 0,
                 comment_in_skip: false,
-                comment_scanned_line: 0,
+                comment_on_first_line: false,
+                comment_next_line: 0,
                 skip_comments,
                 skip_variations,
                 game: Game::default(),
@@ -240,6 +305,7 @@ impl<'f, R: Read> Reader<'f, R> {
                         None,
                     ),
                     traits: Traits::default(),
+                    at: 0,
                     text: None,
                 },
                 has_pending: false,
@@ -250,7 +316,7 @@ impl<'f, R: Read> Reader<'f, R> {
                 raw: Vec::new(),
                 read_again: None,
                 spill: Spill::default(),
-                comment_scanned: 0,
+                comment_next: 0,
                 excerpts: Vec::new(),
                 sourced: 0,
                 fold: Vec::new(),
@@ -261,31 +327,33 @@ impl<'f, R: Read> Reader<'f, R> {
         }
     }
 
-    /// Reads the whole input; returns the counts.
-    pub(crate) fn run(mut self) -> io::Result<Report> {
-        loop {
+    /// Reads the input (see [`Until`]); returns the counts of the games
+    /// finished, and where it stopped.
+    pub(crate) fn run(mut self) -> io::Result<(Report, Stop)> {
+        let stop = loop {
             let Some(end) = self.input.lines_end(self.st.at) else {
                 let (held, base) = self.input.held();
-                self.st.before_discard(held, base)?;
-                self.input.read_more(self.st.at)?;
+                let keep = self.st.line_start;
+                self.st.before_discard(held, base, keep)?;
+                self.input.read_more(keep)?;
                 continue;
             };
             if end > self.st.at {
                 let (held, base) = self.input.held();
                 self.st.region(held, base, end)?;
-                if self.st.stopped {
-                    break;
+                if let Some(stop) = self.st.stop {
+                    break stop;
                 }
             }
             if self.input.ended_at(self.st.at) {
                 let (held, base) = self.input.held();
                 match self.st.end_of_input(held, base)? {
-                    Some((again, spill)) => self.input.read_again(again, spill)?,
-                    None => break,
+                    Ok(stop) => break stop,
+                    Err((again, spill)) => self.input.read_again(again, spill)?,
                 }
             }
-        }
-        Ok(self.st.report)
+        };
+        Ok((self.st.report, stop))
     }
 }
 
@@ -488,10 +556,10 @@ impl Reading<'_> {
         Some(text.strip_suffix(b"\r").unwrap_or(text))
     }
 
-    /// Before the buffer drops what lies before `self.at`: keeps what the
-    /// game under way still needs of it.
-    fn before_discard(&mut self, held: &[u8], base: u64) -> io::Result<()> {
-        let gone = &held[..(self.at - base) as usize];
+    /// Before the buffer drops what lies before stream offset `keep`:
+    /// keeps what the game under way still needs of it.
+    fn before_discard(&mut self, held: &[u8], base: u64, keep: u64) -> io::Result<()> {
+        let gone = &held[..(keep - base) as usize];
         if !self.game.open {
             return Ok(());
         }
@@ -507,7 +575,7 @@ impl Reading<'_> {
         .into_iter()
         .chain(g.result_tag.as_mut().map(|t| &mut t.1));
         for m in marks {
-            if m.line != 0 && m.at >= base && m.at < self.at {
+            if m.line != 0 && m.at >= base && m.at < keep {
                 *m = resolve(held, base, *m);
                 let (text, first_column) = excerpt_at(held, (m.at - base) as usize, m.column);
                 self.excerpts.push(Excerpt {
@@ -524,7 +592,7 @@ impl Reading<'_> {
                 .extend_from_slice(&held[(from - base) as usize..gone.len()]);
         }
         if self.mode == Mode::Comment {
-            self.look_for_a_game_in_the_comment(held, base, self.at);
+            self.look_for_a_game_in_the_comment(held, base, keep, false);
             if let Some(again) = self.read_again {
                 let from = again.at.max(base);
                 self.spill.push(&held[(from - base) as usize..gone.len()])?;
@@ -540,9 +608,9 @@ impl Reading<'_> {
         let bytes = &held[(self.at - base) as usize..(end - base) as usize];
         self.region_ascii = bytes.is_ascii();
         self.utf8 = self.region_ascii || simdutf8::basic::from_utf8(bytes).is_ok();
-        if self.region_ascii {
-            self.line_ascii = Some(true);
-        }
+        // The line the region starts is all in it, but where reading
+        // resumes inside a line.
+        self.line_ascii = (self.region_ascii && self.at == self.line_start).then_some(true);
         while self.at < end && !self.stopped {
             match self.mode {
                 Mode::Tokens => self.tokens(held, base, end)?,
@@ -562,12 +630,10 @@ impl Reading<'_> {
             let span = lx.span();
             let at = from + span.start as u64;
             let slice = &text[span.clone()];
-            if let Ok(t) = tok {
-                // A half-move waits for what annotates it; anything else
-                // hands it on.
-                if self.has_pending && !t.annotates() {
-                    self.flush_pending(held, base);
-                }
+            // A half-move waits for what annotates it; anything else
+            // hands it on.
+            if self.has_pending && !tok.is_ok_and(Token::annotates) {
+                self.flush_pending(held, base);
             }
             // The common tokens of a game's movetext, straight; the rest,
             // and these anywhere else, through `token`.
@@ -694,7 +760,9 @@ impl Reading<'_> {
     #[cold]
     #[inline(never)]
     fn unexpected(&mut self, held: &[u8], base: u64, rest: &[u8], at: u64) -> io::Result<()> {
-        self.before_movetext(held, base, at)?;
+        if !self.game_at(held, base, Opens::Movetext, at)? {
+            return Ok(());
+        }
         self.leave_tags(held, base);
         let message = match first_char(rest) {
             None => format!(
@@ -718,7 +786,9 @@ impl Reading<'_> {
             self.flush_pending(held, base);
         }
         if tok == Token::CommentOpen {
-            self.open_comment(held, base, s.at);
+            if self.game_at(held, base, Opens::Aside, s.at)? {
+                self.open_comment(held, base, s.at);
+            }
             return Ok(());
         }
         if self.depth > 0 {
@@ -727,24 +797,22 @@ impl Reading<'_> {
         match tok {
             Token::Tag => return self.tag(held, base, s),
             Token::Result | Token::Unfinished | Token::PgnDraw => {
-                if self.game.open && self.movetext.result.is_some() {
-                    self.finish_game(held, base, s.at)?;
-                }
-                if !self.game.open {
-                    self.begin_game(held, base, s.at);
+                if !self.game_at(held, base, Opens::Result, s.at)? {
+                    return Ok(());
                 }
                 self.leave_tags(held, base);
                 self.result(held, base, tok, s);
             }
             // A variation after the end marker still belongs to the game.
-            Token::VariationOpen => self.open_variation(held, base, s.at, None),
+            Token::VariationOpen => self.open_variation(held, base, s.at, None)?,
             Token::LabeledVariationOpen => {
-                self.open_variation(held, base, s.at, Some(label_value(s.text)))
+                self.open_variation(held, base, s.at, Some(label_value(s.text)))?
             }
             _ if annotation && self.has_pending => self.annotation(held, base, tok, s),
             _ => {
-                // Movetext: after a game that has ended, it starts the next.
-                self.before_movetext(held, base, s.at)?;
+                if !self.game_at(held, base, Opens::Movetext, s.at)? {
+                    return Ok(());
+                }
                 self.leave_tags(held, base);
                 self.movetext_token(held, base, tok, s);
             }
@@ -855,9 +923,9 @@ impl Reading<'_> {
             Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker => {
                 self.annotation(held, base, tok, s)
             }
-            Token::VariationOpen => self.open_variation(held, base, s.at, None),
+            Token::VariationOpen => self.open_variation(held, base, s.at, None)?,
             Token::LabeledVariationOpen => {
-                self.open_variation(held, base, s.at, Some(label_value(s.text)))
+                self.open_variation(held, base, s.at, Some(label_value(s.text)))?
             }
             Token::VariationClose => {
                 self.f.cx.depth = self.depth;
@@ -894,16 +962,38 @@ impl Reading<'_> {
         self.line_start + blanks as u64
     }
 
-    /// Before a movetext token at `at`: a game that has ended gives way to
-    /// a new one.
-    fn before_movetext(&mut self, held: &[u8], base: u64, at: u64) -> io::Result<()> {
-        if self.game.open && self.movetext.ended() {
+    /// The game-start rule, stated once: does the token at `at`, of this
+    /// kind, start a new game (ending the one under way)? A game starts
+    /// with any token when none is under way; with a tag once its game is
+    /// past its tags or has ended; with movetext once its game has ended
+    /// (its result read, or its last move marked `:` or `#`); with a result
+    /// once its game has one. Comments and variations belong to the game
+    /// under way, ended or not. Returns `false` when reading stops here
+    /// instead: a boundary asked for ([`Until::Boundary`]).
+    fn game_at(&mut self, held: &[u8], base: u64, opens: Opens, at: u64) -> io::Result<bool> {
+        let g = &self.game;
+        let starts = !g.open
+            || match opens {
+                Opens::Tag => g.past_tags || self.movetext.ended(),
+                Opens::Movetext => self.movetext.ended(),
+                Opens::Result => self.movetext.result.is_some(),
+                Opens::Aside => false,
+            };
+        if !starts {
+            return Ok(true);
+        }
+        if self.game.open {
             self.finish_game(held, base, at)?;
         }
-        if !self.game.open {
-            self.begin_game(held, base, at);
+        if let Until::Boundary { is_boundary, .. } = self.until {
+            if is_boundary(at) {
+                self.stop = Some(Stop::Boundary(at));
+                self.stopped = true;
+                return Ok(false);
+            }
         }
-        Ok(())
+        self.begin_game(held, base, at);
+        Ok(!self.stopped)
     }
 
     #[cold]
@@ -922,11 +1012,8 @@ impl Reading<'_> {
             );
             return Ok(());
         }
-        if self.game.open && (self.game.past_tags || ended) {
-            self.finish_game(held, base, s.at)?;
-        }
-        if !self.game.open {
-            self.begin_game(held, base, s.at);
+        if !self.game_at(held, base, Opens::Tag, s.at)? {
+            return Ok(());
         }
         self.game.has_tags = true;
         let column = self.column(held, base, s.at);
@@ -1073,6 +1160,7 @@ impl Reading<'_> {
                         column,
                     },
                     traits,
+                    at: s.offset(0),
                     text,
                 };
                 self.has_pending = true;
@@ -1172,9 +1260,9 @@ impl Reading<'_> {
             self.game.last_move = Mark {
                 line: p.mv.line,
                 column: u64::from(p.mv.column),
-                at: p.text.map_or(self.game.last_move.at, |t| t.0),
+                at: p.at,
             };
-            self.report.half_moves += 1;
+            self.counts.half_moves += 1;
         }
         if self.f.chain.wants_move(p.traits) && self.chain_half_move(held, base) == Flow::Drop {
             return;
@@ -1197,7 +1285,7 @@ impl Reading<'_> {
         let read = p.mv;
         self.f.cx.depth = self.depth;
         let flow = self.f.chain.half_move(&mut p.mv, p.traits, &mut self.f.cx);
-        self.report.ratings_dropped += u64::from(read.rating.is_some()) + u64::from(read.nag_count)
+        self.counts.ratings_dropped += u64::from(read.rating.is_some()) + u64::from(read.nag_count)
             - u64::from(p.mv.rating.is_some())
             - u64::from(p.mv.nag_count);
         if p.mv != read {
@@ -1239,15 +1327,13 @@ impl Reading<'_> {
 
     // ───────────────────────────── comments ─────────────────────────────
 
+    /// A comment opens at `at` (in the game under way: see [`Reading::game_at`]).
     fn open_comment(&mut self, held: &[u8], base: u64, at: u64) {
-        if !self.game.open {
-            // A comment before anything else belongs to the game it introduces.
-            self.begin_game(held, base, at);
-        }
         self.game.comment = self.mark(held, base, at);
         self.comment.clear();
-        self.comment_scanned = at + 1;
-        self.comment_scanned_line = self.line;
+        self.comment_next = at + 1;
+        self.comment_next_line = self.line;
+        self.comment_on_first_line = true;
         self.comment_in_skip = self.mode == Mode::SkipVariation;
         self.mode = Mode::Comment;
     }
@@ -1281,7 +1367,7 @@ impl Reading<'_> {
             self.spill = Spill::default();
         }
         if self.skip_comments {
-            self.report.comments_dropped += 1;
+            self.counts.comments_dropped += 1;
         } else if keep {
             if self.comment.is_empty() {
                 self.deliver_comment(held, base, body);
@@ -1315,7 +1401,7 @@ impl Reading<'_> {
             let after = self.movetext.result.is_some();
             self.f.writer.comment(&scratch, self.depth, after);
         } else {
-            self.report.comments_dropped += 1;
+            self.counts.comments_dropped += 1;
         }
         self.fill_sources(held, base);
         self.scratch = scratch;
@@ -1353,36 +1439,55 @@ impl Reading<'_> {
 
     /// Looks through the text of the comment open, up to `upto`, for the
     /// first line that starts a game: where reading starts again if the
-    /// comment is never closed.
-    fn look_for_a_game_in_the_comment(&mut self, held: &[u8], base: u64, upto: u64) {
-        if self.read_again.is_some() || self.comment_scanned >= upto {
+    /// comment is never closed. The lines looked at are the whole ones (all
+    /// of them once the input has ended, `at_end`) after the comment's first.
+    fn look_for_a_game_in_the_comment(&mut self, held: &[u8], base: u64, upto: u64, at_end: bool) {
+        if self.read_again.is_some() || self.comment_next >= upto {
             return;
         }
-        let from = self.comment_scanned.max(base);
-        let text = &held[(from - base) as usize..(upto - base) as usize];
-        let mut line = self.comment_scanned_line;
-        for nl in memchr::memchr_iter(b'\n', text) {
+        let text = |from: u64| &held[(from - base) as usize..(upto - base) as usize];
+        let mut at = self.comment_next;
+        let mut line = self.comment_next_line;
+        if self.comment_on_first_line {
+            // The `{` line cannot start a game: on to the next.
+            let Some(n) = memchr::memchr(b'\n', text(at)) else {
+                self.comment_next = upto;
+                return;
+            };
+            at += n as u64 + 1;
             line += 1;
-            let start = nl + 1;
-            let rest = &text[start..];
-            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-            if token::starts_with_tag(&rest[..end]) {
-                self.read_again = Some(ReadAgain {
-                    at: from + start as u64,
-                    line,
-                });
+            self.comment_on_first_line = false;
+        }
+        while at < upto {
+            let rest = text(at);
+            let len = match memchr::memchr(b'\n', rest) {
+                Some(n) => n,
+                None if at_end => rest.len(),
+                // The rest of this line is still to come.
+                None => break,
+            };
+            if token::starts_with_tag(&rest[..len]) {
+                self.read_again = Some(ReadAgain { at, line });
                 return;
             }
+            at += len as u64 + 1;
+            line += 1;
         }
-        self.comment_scanned = upto;
-        self.comment_scanned_line = line;
+        self.comment_next = at.min(upto);
+        self.comment_next_line = line;
     }
 
     // ───────────────────────────── variations ─────────────────────────────
 
-    fn open_variation(&mut self, held: &[u8], base: u64, at: u64, label: Option<u32>) {
-        if !self.game.open {
-            self.begin_game(held, base, at);
+    fn open_variation(
+        &mut self,
+        held: &[u8],
+        base: u64,
+        at: u64,
+        label: Option<u32>,
+    ) -> io::Result<()> {
+        if !self.game_at(held, base, Opens::Aside, at)? {
+            return Ok(());
         }
         self.leave_tags(held, base);
         if self.depth == 0 {
@@ -1390,9 +1495,9 @@ impl Reading<'_> {
         }
         self.depth += 1;
         if self.skip_variations {
-            self.report.variations_dropped += 1;
+            self.counts.variations_dropped += 1;
             self.mode = Mode::SkipVariation;
-            return;
+            return Ok(());
         }
         if self.depth > 1 {
             self.numbers
@@ -1413,6 +1518,7 @@ impl Reading<'_> {
                 .variation(Variation::Open { label }, self.depth);
         }
         self.fill_sources(held, base);
+        Ok(())
     }
 
     /// A dropped variation from `self.at`: its depth counted to its `)`,
@@ -1437,7 +1543,7 @@ impl Reading<'_> {
                     b'(' if line[i..].starts_with(b"=)") => i += 2,
                     b'(' => {
                         self.depth += 1;
-                        self.report.variations_dropped += 1;
+                        self.counts.variations_dropped += 1;
                     }
                     b')' => {
                         self.depth -= 1;
@@ -1515,13 +1621,15 @@ impl Reading<'_> {
         self.game = Game {
             open: true,
             start,
+            start_line: self.line_start,
             ..Game::default()
         };
         self.movetext = Movetext::default();
+        self.counts = Report::default();
         self.raw.clear();
         self.excerpts.clear();
         self.sourced = 0;
-        self.f.cx.reset();
+        self.f.cx.reset(start.line);
         self.f.chain.begin_game(&mut self.f.cx);
         self.f.writer.begin(start.line);
     }
@@ -1556,12 +1664,12 @@ impl Reading<'_> {
         if only_comments {
             let message = "a comment that belongs to no game: no tags and no moves come with it";
             self.late(held, base, start, Severity::Error, message.into());
-        } else if !self.game.has_tags && !self.movetext.has_moves {
-            let message = "no game here: a game has tags ([Variant \"C'escacs\"] first) or moves";
-            self.late(held, base, start, Severity::Error, message.into());
         } else if let Some(missing) = self.movetext.dangling() {
             let mark = self.game.last_number;
             self.late(held, base, mark, Severity::Error, missing);
+        } else if !self.game.has_tags && !self.movetext.has_moves {
+            let message = "no game here: a game has tags ([Variant \"C'escacs\"] first) or moves";
+            self.late(held, base, start, Severity::Error, message.into());
         }
         if !self.game.has_variant {
             self.late(
@@ -1605,10 +1713,10 @@ impl Reading<'_> {
         if self.f.strict {
             cx.make_warnings_errors();
         }
-        self.report.games_read += 1;
+        self.counts.games_read += 1;
         let rejected = cx.has_error();
         if rejected {
-            self.report.games_rejected += 1;
+            self.counts.games_rejected += 1;
             if let Some(rejects) = self.rejects.as_mut() {
                 if end < base {
                     // The game ends in what left the buffer.
@@ -1630,34 +1738,57 @@ impl Reading<'_> {
             }
         } else {
             self.f.writer.finish(result, self.out)?;
-            self.report.games_written += 1;
+            self.counts.games_written += 1;
             cx.diagnostics.sort_by_key(|d| (d.line, d.column));
             for d in &cx.diagnostics {
-                self.report.warnings += 1;
+                self.counts.warnings += 1;
                 (self.on_diagnostic)(d);
             }
         }
         cx.diagnostics.clear();
+        self.report.add(&std::mem::take(&mut self.counts));
         self.game = Game::default();
         self.raw.clear();
         if rejected && self.f.fail_fast {
             self.stopped = true;
+            self.stop = Some(Stop::FailFast);
         }
         Ok(())
     }
 
-    /// The input has ended (at `self.at`): ends the game under way. A
-    /// comment never closed ends its game where the first line inside it
-    /// that starts a game is, and the input is read again from there:
-    /// returns where, with what must be read again.
+    /// The input has ended (at `self.at`): ends the game under way, or,
+    /// short of a boundary asked for, leaves it unfinished. A comment never
+    /// closed ends its game where the first line inside it that starts a
+    /// game is, and the input is read again from there: returns where,
+    /// with what must be read again.
     #[cold]
     #[inline(never)]
-    fn end_of_input(&mut self, held: &[u8], base: u64) -> io::Result<Option<(u64, Spill)>> {
+    fn end_of_input(&mut self, held: &[u8], base: u64) -> io::Result<Result<Stop, (u64, Spill)>> {
         self.flush_pending(held, base);
+        if let Until::Boundary { whole: false, .. } = self.until {
+            let g = &self.game;
+            let resume = if g.open {
+                Resume {
+                    line: g.start.line,
+                    line_start: g.start_line,
+                    at: g.start.at,
+                }
+            } else {
+                Resume {
+                    line: self.line,
+                    line_start: self.line_start,
+                    at: self.at,
+                }
+            };
+            return Ok(Ok(Stop::Unfinished(resume)));
+        }
         if self.mode == Mode::Comment {
-            self.look_for_a_game_in_the_comment(held, base, self.at);
+            self.look_for_a_game_in_the_comment(held, base, self.at, true);
             if let Some(again) = self.read_again.take() {
                 self.finish_game(held, base, again.at)?;
+                if self.stopped {
+                    return Ok(Ok(Stop::FailFast));
+                }
                 self.mode = Mode::Tokens;
                 self.depth = 0;
                 self.at = again.at;
@@ -1665,12 +1796,16 @@ impl Reading<'_> {
                 self.line_start = again.at;
                 self.column_cache = (again.at, 1);
                 self.line_ascii = None;
-                return Ok(Some((again.at, std::mem::take(&mut self.spill))));
+                return Ok(Err((again.at, std::mem::take(&mut self.spill))));
             }
         }
         let end = self.at;
         self.finish_game(held, base, end)?;
-        Ok(None)
+        Ok(Ok(if self.stopped {
+            Stop::FailFast
+        } else {
+            Stop::End
+        }))
     }
 }
 

@@ -1,0 +1,247 @@
+//! The reader's contract: every input byte belongs to exactly one game or
+//! to the blank space before the first; every game is written or rejected,
+//! whatever it holds; the rejects hold each rejected game's bytes exactly
+//! as read; `--jobs` changes nothing. And the comment rule it rests on: a
+//! comment is everything from `{` to the next `}`.
+
+use ctlpgn_filter::{run_parallel, Context, Diagnostic, Filter, FilterBuilder, Pass, Report};
+
+/// What a run made of an input.
+#[derive(Debug, PartialEq)]
+struct Run {
+    out: String,
+    rejects: Vec<u8>,
+    errors: Vec<(u64, u64, String)>,
+    report: Report,
+}
+
+fn run_with(mut filter: Filter, input: &[u8]) -> Run {
+    let (mut out, mut rejects, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+    let report = filter
+        .run_with_rejects(
+            input,
+            &mut out,
+            Some(&mut rejects),
+            &mut |d: &Diagnostic| errors.push((d.line, d.column, d.message.clone())),
+        )
+        .unwrap();
+    Run {
+        out: String::from_utf8(out).unwrap(),
+        rejects,
+        errors,
+        report,
+    }
+}
+
+fn run(input: &str) -> Run {
+    run_with(Filter::default(), input.as_bytes())
+}
+
+/// Rejects every game: the rejects then hold all of them.
+struct RejectAll;
+
+impl Pass for RejectAll {
+    fn name(&self) -> &'static str {
+        "reject-all"
+    }
+    fn begin_game(&mut self, cx: &mut Context) {
+        cx.error(1, 1, "rejected for the test");
+    }
+}
+
+/// The bytes of all the games of `input`, as the reader cuts them.
+fn all_games(input: &[u8]) -> Vec<u8> {
+    let filter = FilterBuilder::new().pass(Box::new(RejectAll)).build();
+    run_with(filter, input).rejects
+}
+
+/// `input` without the blank space before its first game.
+fn after_leading_blanks(input: &[u8]) -> &[u8] {
+    let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
+    &input[input.iter().position(|c| !blank(c)).unwrap_or(input.len())..]
+}
+
+#[test]
+fn the_games_of_an_input_are_all_its_bytes_but_the_blanks_before_the_first() {
+    for input in [
+        "\n\n[Variant \"C'escacs\"]\n1. E7-E13:\n*\n\n  \n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n\n",
+        "E7-E13",
+        "1. E7-E13# 2 E21-E15",
+        "\u{FEFF}{ intro }\n[Variant \"C'escacs\"]\n1. E7-E13: 3-0 [Variant \"C'escacs\"] 1. F8-F12:",
+        "*\n\u{FF}[Variant \"C'escacs\"]\n1. E7-E13:\n",
+    ] {
+        let bytes = input.as_bytes();
+        let mut expected = after_leading_blanks(bytes);
+        if let Some(rest) = expected.strip_prefix("\u{FEFF}".as_bytes()) {
+            expected = rest;
+        }
+        assert_eq!(all_games(bytes), expected, "{input:?}");
+    }
+}
+
+#[test]
+fn a_lone_move_is_a_game() {
+    let r = run("E7-E13");
+    assert_eq!(r.report.games_read, 1);
+    assert_eq!(r.out, "[Variant \"C'escacs\"]\n\n1. E7-E13\n*\n\n");
+}
+
+#[test]
+fn a_move_after_a_result_is_a_game_of_its_own() {
+    let r = run("1. E7-E13:\n3-0\nE21-E15");
+    assert_eq!(r.report.games_written, 2);
+    assert!(r.out.ends_with("1. E21-E15\n*\n\n"), "{}", r.out);
+}
+
+#[test]
+fn a_bare_move_before_a_tag_section_does_not_cost_the_game_after_it() {
+    let r = run("E7-E13\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n");
+    assert_eq!((r.report.games_written, r.report.games_rejected), (2, 0));
+}
+
+#[test]
+fn a_lone_token_at_the_end_is_a_game_rejected_with_what_it_lacks() {
+    let game = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+    for (token, lacks) in [
+        ("3-0", "a game has tags"),
+        ("*", "a game has tags"),
+        ("1.", "move number 1 has no move after it"),
+        ("$1", "a NAG must follow a move"),
+        (".", "a game has tags"),
+        (":*", ": must follow a move"),
+    ] {
+        let r = run(&format!("{game}{token}"));
+        assert_eq!(
+            (r.report.games_written, r.report.games_rejected),
+            (1, 1),
+            "{token}"
+        );
+        assert_eq!(r.rejects, token.as_bytes(), "{token}");
+        assert!(r.errors[0].2.contains(lacks), "{token}: {:?}", r.errors);
+    }
+}
+
+#[test]
+fn the_rejects_hold_a_rejected_game_exactly_as_read() {
+    // No line end is added to a game that ends without one.
+    let r = run("[Variant \"C'escacs\"]\n1. E13xF16:");
+    assert_eq!(r.rejects, b"[Variant \"C'escacs\"]\n1. E13xF16:");
+    // The blank lines after a game are its own.
+    let r = run("1. E13xF16:\n*\n\n\n[Variant \"C'escacs\"]\n1. E7-E13:\n*\n");
+    assert_eq!(r.rejects, b"1. E13xF16:\n*\n\n\n");
+}
+
+#[test]
+fn what_follows_a_mate_on_its_line_is_the_next_game() {
+    let r = run("1. E7-E13# 2 E21-E15");
+    assert_eq!((r.report.games_written, r.report.games_rejected), (1, 1));
+    assert_eq!(r.rejects, b"2 E21-E15");
+}
+
+#[test]
+fn invalid_utf8_before_a_tag_is_charged_to_a_game_of_its_own() {
+    let r = run_with(
+        Filter::default(),
+        b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n\xFF[Variant \"C'escacs\"]\n1. F8-F12:\n*\n",
+    );
+    assert_eq!((r.report.games_written, r.report.games_rejected), (2, 1));
+    assert_eq!(r.rejects, b"\xFF");
+    assert!(r.errors[0].2.starts_with("invalid UTF-8: byte 0xFF"));
+}
+
+// ───────────────────────────── comments ─────────────────────────────
+
+/// A game whose comment quotes another, tags and all.
+const QUOTING: &str = "[Variant \"C'escacs\"]\n[Event \"quoting\"]\n\n1. E7-E13, E21-E15\n\
+    { the same as in this game:\n[Variant \"C'escacs\"]\n[Event \"quoted\"]\n\n1. E7-E13:\n*\n}\n\
+    2. F8-F12:\n*\n";
+
+#[test]
+fn a_comment_runs_to_the_next_closing_brace_whatever_it_quotes() {
+    let r = run(QUOTING);
+    assert_eq!((r.report.games_read, r.report.games_written), (1, 1));
+    assert!(!r.out.contains("quoted"), "{}", r.out);
+    assert!(r.out.contains("2. F8-F12:"), "{}", r.out);
+}
+
+#[test]
+fn a_comment_never_closed_is_an_error_at_its_brace_and_the_games_it_swallowed_come_out() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n{ never closed\n\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+    let r = run(input);
+    assert_eq!((r.report.games_written, r.report.games_rejected), (1, 1));
+    assert_eq!(
+        r.errors[0],
+        (4, 1, "comment not closed: } is missing".into())
+    );
+    assert!(r.out.contains("1. F8-F12:"), "{}", r.out);
+    // The game with the comment ends where the game inside it starts.
+    assert_eq!(
+        r.rejects,
+        b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n{ never closed\n\n"
+    );
+}
+
+#[test]
+fn a_comment_never_closed_with_no_game_inside_runs_to_the_end() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n{ never closed\n1. F8-F12:\n";
+    let r = run(input);
+    assert_eq!((r.report.games_written, r.report.games_rejected), (0, 1));
+    assert_eq!(r.rejects, input.as_bytes());
+}
+
+// ───────────────────────────── --jobs ─────────────────────────────
+
+fn parallel(input: &[u8], chunk: usize) -> Run {
+    let (mut out, mut rejects, mut errors) = (Vec::new(), Vec::new(), Vec::new());
+    let report = run_parallel(
+        &Filter::default,
+        input,
+        2,
+        chunk,
+        &mut out,
+        Some(&mut rejects),
+        &mut |d: &Diagnostic| errors.push((d.line, d.column, d.message.clone())),
+    )
+    .unwrap();
+    Run {
+        out: String::from_utf8(out).unwrap(),
+        rejects,
+        errors,
+        report,
+    }
+}
+
+/// Inputs whose `[Variant "` lines do not all start games.
+fn tricky() -> Vec<String> {
+    let good = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+    vec![
+        format!("{good}{QUOTING}{good}"),
+        // A tag section that the next Variant line continues.
+        format!("[Variant \"C'escacs\"]\n[Variant \"C'escacs\"]\n1. E7-E13:\n{good}"),
+        // A Variant line that is no tag, after a finished game.
+        format!("{good}[Variant \"C'escacs\" oops\n1. F8-F12:\n*\n{good}"),
+        // A comment never closed, quoting games.
+        format!("{good}{{ never closed\n{good}{good}\n{good}"),
+        // A variation never closed.
+        format!("{good}[Variant \"C'escacs\"]\n1. E7-E13 (1. F8-F12\n{good}{good}"),
+    ]
+}
+
+#[test]
+fn jobs_write_what_one_thread_writes_where_comments_quote_games() {
+    for input in tricky() {
+        let one = run(&input);
+        for chunk in [1, 7, 30, 64, 1000] {
+            assert_eq!(parallel(input.as_bytes(), chunk), one, "{chunk}: {input}");
+        }
+    }
+}
+
+#[test]
+fn jobs_write_what_one_thread_writes_on_many_tricky_games_in_small_chunks() {
+    let input = tricky().concat().repeat(20);
+    let one = run(&input);
+    for chunk in [1, 100, 500, 4096] {
+        assert_eq!(parallel(input.as_bytes(), chunk), one, "{chunk}");
+    }
+}
