@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
-# Whole-process benchmark of the release binary against the copy baseline
-# (examples/copy_baseline.rs: the same line-by-line I/O, no filtering).
+# Whole-process benchmark of the release binary on three corpus shapes
+# (mixed, real, annotated: see examples/gen_corpus.rs), against the copy
+# baseline (examples/copy_baseline.rs: the same line-by-line I/O, no
+# filtering).
 #
 #   scripts/bench.sh            # 200 MB corpora, 5 runs each
 #   RUNS=7 MB=200 scripts/bench.sh
 #   FILTER=/path/to/other/ctlpgn-filter scripts/bench.sh   # time another build
+#                                     (the custom pass stays this tree's)
 #
-# Prints MB/s (10^6 bytes per second, median of RUNS runs), the ratio of
-# the filter's time to the copy's and the --jobs 2 speed-up (each pair
-# timed in alternation), and peak RSS with --jobs 1 on 100 MB and on 1 GB
-# (both generated on the fly and piped in, so nothing that large is
-# written to disk). Generated files go to
+# Prints one markdown table, a row per shape: the copy's and the filter's
+# (--jobs 1) times and MB/s (10^6 bytes per second; medians of RUNS runs)
+# and their ratio; the --jobs 2 speed-up; the time of --verify, --format
+# ndjson, --keep-comments --keep-variations --keep-ratings and the custom
+# pass of examples/custom_pass.rs, each as a ratio to --jobs 1; and peak
+# RSS with --jobs 1 on 1 GB of the mixed and the annotated shape, piped
+# from the generator (so nothing that large is written to disk). Each ratio
+# comes from its own pair of commands timed in alternation, because the
+# machine's speed drifts by more than the differences measured. Output and
+# diagnostics go to /dev/null (the real games warn). Generated files go to
 # target/bench/ (or $BENCH_DIR), never into the source tree. Wall-clock
 # numbers are only as quiet as the machine: run it on an idle one.
 set -euo pipefail
@@ -20,31 +28,58 @@ RUNS=${RUNS:-5}
 MB=${MB:-200}
 # shellcheck source=scripts/corpora.sh
 . scripts/corpora.sh
-
-# Sanity: nothing rejected, the ASCII corpus is canonical already, and
-# --jobs 2 writes the same bytes as --jobs 1.
-"$BIN" --jobs 1 --stats "$MIXED" 2>"$DIR/stats.txt" >"$DIR/out1.ctl-pgn"
-grep -q " 0 rejected" "$DIR/stats.txt" || { cat "$DIR/stats.txt"; echo "bench: games rejected" >&2; exit 1; }
-"$BIN" --jobs 2 "$MIXED" | cmp -s - "$DIR/out1.ctl-pgn" || { echo "bench: --jobs 2 differs from --jobs 1" >&2; exit 1; }
-"$BIN" --jobs 1 "$ASCII" | cmp -s - "$ASCII" || { echo "bench: the ASCII corpus is not canonical" >&2; exit 1; }
-# The mixed corpus filtered: canonical, with what ASCII lacks (NFC tag
-# values with accents, +∞, (=)); filtering it again is the idempotent rerun.
-FILTERED=$DIR/filtered-$MB.ctl-pgn
-mv "$DIR/out1.ctl-pgn" "$FILTERED"
-"$BIN" --jobs 1 "$FILTERED" | cmp -s - "$FILTERED" || { echo "bench: filtering is not idempotent" >&2; exit 1; }
-
-# The commands timed, each over the file given: the copy baseline, and the
-# filter with one or two threads.
-copy() { "$COPY" "$1" > /dev/null; }
-jobs1() { "$BIN" --jobs 1 "$1" > /dev/null; }
-jobs2() { "$BIN" --jobs 2 "$1" > /dev/null; }
-
 # shellcheck source=scripts/timing.sh
 . scripts/timing.sh
 
+KEEP=(--keep-comments --keep-variations --keep-ratings)
+
+fail() {
+    echo "bench: $*" >&2
+    exit 1
+}
+
+# counts OPTIONS... FILE: "GAMES REJECTED" of a --jobs 1 run, from its
+# --stats total line.
+counts() {
+    local total
+    total=$("$BIN" --jobs 1 --stats "$@" 2>&1 > /dev/null | awk '/ games read, / { print $2, $7 }') || true
+    [ -n "$total" ] || fail "no --stats total from $BIN --jobs 1 --stats $*"
+    echo "$total"
+}
+
+# check FILE: nothing rejected, with the default options nor with
+# everything kept; --jobs 2 writes the same bytes as --jobs 1; filtering
+# the output again changes nothing.
+check() {
+    local games rejected out=$DIR/check.ctl-pgn
+    read -r games rejected < <(counts "$1")
+    [ "$rejected" = 0 ] || fail "$1: $rejected of $games games rejected"
+    read -r games rejected < <(counts "${KEEP[@]}" "$1")
+    [ "$rejected" = 0 ] || fail "$1: $rejected of $games games rejected with ${KEEP[*]}"
+    "$BIN" --jobs 1 "$1" 2> /dev/null > "$out"
+    "$BIN" --jobs 2 "$1" 2> /dev/null | cmp -s - "$out" || fail "$1: --jobs 2 differs from --jobs 1"
+    "$BIN" --jobs 1 "$out" 2> /dev/null | cmp -s - "$out" || fail "$1: filtering its output again changes it"
+    rm "$out"
+}
+
+for f in "$MIXED" "$REAL" "$ANNOTATED"; do
+    check "$f"
+done
+"$BIN" --jobs 1 "$ASCII" | cmp -s - "$ASCII" || fail "the ASCII corpus is not canonical"
+
+# The commands timed, each over the file given. --verify exits 1 when it
+# rejects games (every game of the mixed shape: its moves are random).
+copy() { "$COPY" "$1" > /dev/null; }
+jobs1() { "$BIN" --jobs 1 "$1" > /dev/null 2>&1; }
+jobs2() { "$BIN" --jobs 2 "$1" > /dev/null 2>&1; }
+verify() { "$BIN" --jobs 1 --verify "$1" > /dev/null 2>&1 || true; }
+ndjson() { "$BIN" --jobs 1 --format ndjson "$1" > /dev/null 2>&1; }
+keep() { "$BIN" --jobs 1 "${KEEP[@]}" "$1" > /dev/null 2>&1; }
+custom() { "$CUSTOM" < "$1" > /dev/null 2>&1; }
+
 # paired_medians FILE A B: A and B (commands above) over FILE once each to
 # warm the cache, then RUNS times each, alternating; prints the two
-# medians in seconds. Ratios are taken between the two of one pair.
+# medians in seconds.
 paired_medians() {
     "$2" "$1"
     "$3" "$1"
@@ -52,38 +87,44 @@ paired_medians() {
 }
 
 mbps() { awk -v b="$1" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
-size_mixed=$(stat -c %s "$MIXED")
-size_ascii=$(stat -c %s "$ASCII")
-size_filtered=$(stat -c %s "$FILTERED")
-echo "machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg); $RUNS runs each, median"
-echo
+# peak_rss SHAPE: peak RSS of --jobs 1 on 1 GB of SHAPE piped from the
+# generator.
+peak_rss() {
+    [ -x /usr/bin/time ] || { echo "no /usr/bin/time"; return; }
+    "$GEN" --mb 1000 --seed 2 --shape "$1" |
+        /usr/bin/time -f '%M' -o "$DIR/rss.txt" "$BIN" --jobs 1 > /dev/null 2>&1
+    awk '{ printf "%.1f MiB", $1 / 1024 }' "$DIR/rss.txt"
+}
 
-read -r t_copy_m t_mixed < <(paired_medians "$MIXED" copy jobs1)
-read -r t_copy_a t_ascii < <(paired_medians "$ASCII" copy jobs1)
-read -r t_copy_f t_filtered < <(paired_medians "$FILTERED" copy jobs1)
-read -r t_mixed1 t_mixed2 < <(paired_medians "$MIXED" jobs1 jobs2)
-
-printf '| %-44s | %8s | %7s | %13s |\n' "run ($MB MB input)" "time s" "MB/s" "ratio"
-printf '| %-44s | %8s | %7s | %13s |\n' "---" "---:" "---:" "---:"
-printf '| %-44s | %8s | %7s | %13s |\n' "copy baseline, mixed" "$t_copy_m" "$(mbps "$size_mixed" "$t_copy_m")" "1.00"
-printf '| %-44s | %8s | %7s | %13s |\n' "ctlpgn-filter --jobs 1, mixed" "$t_mixed" "$(mbps "$size_mixed" "$t_mixed")" "$(ratio "$t_mixed" "$t_copy_m") of copy"
-printf '| %-44s | %8s | %7s | %13s |\n' "copy baseline, ASCII canonical" "$t_copy_a" "$(mbps "$size_ascii" "$t_copy_a")" "1.00"
-printf '| %-44s | %8s | %7s | %13s |\n' "ctlpgn-filter --jobs 1, ASCII canonical" "$t_ascii" "$(mbps "$size_ascii" "$t_ascii")" "$(ratio "$t_ascii" "$t_copy_a") of copy"
-printf '| %-44s | %8s | %7s | %13s |\n' "copy baseline, mixed filtered" "$t_copy_f" "$(mbps "$size_filtered" "$t_copy_f")" "1.00"
-printf '| %-44s | %8s | %7s | %13s |\n' "ctlpgn-filter --jobs 1, mixed filtered again" "$t_filtered" "$(mbps "$size_filtered" "$t_filtered")" "$(ratio "$t_filtered" "$t_copy_f") of copy"
-printf '| %-44s | %8s | %7s | %13s |\n' "ctlpgn-filter --jobs 1, mixed (paired below)" "$t_mixed1" "$(mbps "$size_mixed" "$t_mixed1")" "1.00"
-printf '| %-44s | %8s | %7s | %13s |\n' "ctlpgn-filter --jobs 2, mixed" "$t_mixed2" "$(mbps "$size_mixed" "$t_mixed2")" "$(ratio "$t_mixed1" "$t_mixed2")x faster"
-echo
-echo "--jobs 2 speed-up on the mixed corpus: $(ratio "$t_mixed1" "$t_mixed2")x"
-
-# Peak RSS with --jobs 1, input piped from the generator.
-if [ -x /usr/bin/time ]; then
-    for size in 100 1000; do
-        rss=$("$GEN" --mb "$size" --seed 2 | { /usr/bin/time -f '%M' "$BIN" --jobs 1 > /dev/null; } 2>&1 | tail -1)
-        echo "peak RSS, --jobs 1, $size MB piped: $rss KB"
+# row SHAPE FILE [rss]: times the commands on FILE and prints the table's
+# row, with SHAPE's peak RSS if asked.
+row() {
+    local shape=$1 file=$2 t_copy t1 base t cmd cells games rejected
+    read -r t_copy t1 < <(paired_medians "$file" copy jobs1)
+    cells="$t_copy | $t1 | $(mbps "$(stat -c %s "$file")" "$t1") | $(ratio "$t1" "$t_copy")"
+    read -r base t < <(paired_medians "$file" jobs1 jobs2)
+    cells="$cells | $(ratio "$base" "$t")"
+    read -r base t < <(paired_medians "$file" jobs1 verify)
+    read -r games rejected < <(counts --verify "$file")
+    cells="$cells | $(ratio "$t" "$base")"
+    [ "$rejected" = 0 ] || cells="$cells ($rejected of $games games rejected)"
+    for cmd in ndjson keep custom; do
+        read -r base t < <(paired_medians "$file" jobs1 "$cmd")
+        cells="$cells | $(ratio "$t" "$base")"
     done
-else
-    echo "peak RSS: /usr/bin/time missing (apt-get install -y time)"
-fi
+    local rss=""
+    [ "${3:-}" = rss ] && rss=$(peak_rss "$shape")
+    echo "| $shape | $cells | $rss |"
+}
+
+echo "machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg); $MB MB corpora; $RUNS runs each, median"
+echo
+echo "| shape | copy s | --jobs 1 s | MB/s | ratio to copy | --jobs 2 speed-up | --verify | --format ndjson | ${KEEP[*]} | custom pass | peak RSS, 1 GB piped |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+row mixed "$MIXED" rss
+row real "$REAL"
+row annotated "$ANNOTATED" rss
+echo
+echo "Speed-up: the --jobs 1 time over the --jobs 2 time. Options and the custom pass: their time over the --jobs 1 time."

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Instructions the release binary executes (valgrind --tool=callgrind) on
-# the 4 MB generated corpora, with --jobs 1, next to the copy baseline's.
-# Unlike wall time they do not drift with the machine, so they compare
-# commits run by run; they do not say where time goes when a loop waits
-# on memory rather than on instructions (see the README's Performance).
+# the 4 MB corpora of scripts/corpora.sh, with --jobs 1, next to the copy
+# baseline's. Unlike wall time they do not drift with the machine, so they
+# compare commits run by run; they do not say where time goes when a loop
+# waits on memory rather than on instructions (see the README's
+# Performance).
 #
 #   scripts/instructions.sh                                   # this build
 #   FILTER=/path/to/other/ctlpgn-filter scripts/instructions.sh
@@ -24,10 +25,10 @@ millions() {
         awk '/ refs:/ { gsub(",", "", $NF); printf "%.1f", $NF / 1e6 }'
 }
 
-printf '%-8s %12s %12s %8s\n' corpus "filter (M)" "copy (M)" ratio
-for f in "$MIXED" "$ASCII"; do
+printf '%-10s %12s %12s %8s\n' corpus "filter (M)" "copy (M)" ratio
+for f in "$MIXED" "$REAL" "$ANNOTATED" "$ASCII"; do
     filter=$(millions "$BIN" --jobs 1 "$f")
     copy=$(millions "$COPY" "$f")
-    printf '%-8s %12s %12s %7.1fx\n' "$(basename "$f" -4.ctl-pgn)" "$filter" "$copy" \
+    printf '%-10s %12s %12s %7.1fx\n' "$(basename "$f" -4.ctl-pgn)" "$filter" "$copy" \
         "$(awk -v a="$filter" -v b="$copy" 'BEGIN { print a / b }')"
 done

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced, not run, by scripts/bench.sh and scripts/compare.sh: two
 # commands timed with their runs alternating (A, B, A, B ...), so that a
 # machine whose speed drifts slows both alike.

@@ -1,10 +1,11 @@
-//! A seeded generator of CTL-PGN for benchmarks: the game shapes of
-//! `corpus/` and the author's real games, at any size.
+//! A seeded generator of CTL-PGN for benchmarks, in the shapes of
+//! [`Shape`], at any size.
 //!
-//! Shared by `examples/gen_corpus.rs` and `benches/throughput.rs` (included
-//! with `#[path]`). Every game it writes is valid: the whole output filters
-//! with no rejected game and no warning. The ASCII variant is already
-//! canonical: filtering it gives back the same bytes.
+//! Shared by `examples/gen_corpus.rs`, `benches/throughput.rs` and
+//! `tests/workflows.rs` (included with `#[path]`). Every game it writes is
+//! valid: the whole output filters with no rejected game, with the default
+//! options and with comments, variations and ratings kept; the generated
+//! shapes with no warning either (the real games bring their own).
 
 #![allow(dead_code)]
 
@@ -62,15 +63,26 @@ fn hexes_on_line(line: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Pushes a random hex of the board; returns (column index, line).
-fn push_hex(rng: &mut Rng, out: &mut Vec<u8>) -> (usize, u32) {
+/// A random hex of the board: (column index, line).
+fn random_hex(rng: &mut Rng) -> (usize, u32) {
     let col = rng.below(15) as usize;
     let d = col.abs_diff(7) as u32;
     // Column at distance d from F has 15 - d lines: d, d + 2, ..., 28 - d.
     let line = d + 2 * rng.below(15 - d);
+    (col, line)
+}
+
+/// Pushes a hex's name, `E13`.
+fn push_hex_name(out: &mut Vec<u8>, (col, line): (usize, u32)) {
     out.push(COLUMNS[col]);
     push_num(out, line);
-    (col, line)
+}
+
+/// Pushes a random hex of the board; returns (column index, line).
+fn push_hex(rng: &mut Rng, out: &mut Vec<u8>) -> (usize, u32) {
+    let hex = random_hex(rng);
+    push_hex_name(out, hex);
+    hex
 }
 
 fn push_num(out: &mut Vec<u8>, n: u32) {
@@ -264,26 +276,207 @@ const SITES: &[&str] = &[
 const EVENTS: &[&str] = &["CG", "Club game", "Torneig d'estiu", "Open de Sant Joan"];
 const RESULTS: [&str; 6] = ["3-0", "2-1", "0-3", "1-2", "1-1", "*"];
 
-/// Writes games of the mixed (or ASCII canonical) corpus into `out` until
-/// at least `bytes` bytes are written; returns the number written.
-pub fn generate(out: &mut dyn Write, bytes: u64, seed: u64, ascii: bool) -> io::Result<u64> {
-    let mut g = Gen::new(seed, ascii);
-    let mut written = 0u64;
-    while written < bytes {
-        g.buf.clear();
-        g.line_start = 0;
-        g.game();
-        out.write_all(&g.buf)?;
-        written += g.buf.len() as u64;
-    }
-    Ok(written)
+/// Ratings, as the spec lists them.
+const RATINGS: [&str; 7] = ["?!", "?", "??", "!", "!!", "!?", "◇"];
+
+/// `corpus/real-NAME.ctl-pgn`, read at compile time.
+macro_rules! real_game {
+    ($name:literal) => {
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/corpus/real-",
+            $name,
+            ".ctl-pgn"
+        ))
+    };
 }
 
-/// [`generate`] into memory.
+/// The author's seven real games, as `corpus/` holds them.
+const REAL_GAMES: [&[u8]; 7] = [
+    real_game!("2020-07-20"),
+    real_game!("2022-08-14.1"),
+    real_game!("2022-08-14.2"),
+    real_game!("2023-09-08"),
+    real_game!("2023-09-11"),
+    real_game!("2023-09-17"),
+    real_game!("2023-09-18"),
+];
+
+/// What the games of a corpus look like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// The shapes of `corpus/` and the author's games: tag sections one per
+    /// line and flattened on one line, multi-line comments, nested
+    /// variations, ratings and NAGs, `(=)`, Redefine and FAN games, U+2010
+    /// hyphens and ×, legacy `^+`, a PDTL in about one game in five.
+    Mixed,
+    /// Pure-ASCII canonical games: filtering them gives back the same bytes.
+    Ascii,
+    /// Annotation-heavy games whose main lines replay under `--verify`:
+    /// comments on a fifth of the pairs (a third of them over several lines,
+    /// some quoting a whole game, tags and all), variations on an eighth of
+    /// the pairs (nested up to three deep, leading dots, `$[n]` labels),
+    /// ratings and NAGs on a sixth of the half-moves, U+2010, U+2013 and ×,
+    /// a PDTL in a quarter of the games, Redefine or FAN in half of them.
+    Annotated,
+    /// The author's seven real games (`corpus/real-*.ctl-pgn`), whole, in
+    /// turn, a blank line after each; the seed does not matter. Four of
+    /// them warn: three have no Variant tag, one a Result tag that its mate
+    /// contradicts.
+    Real,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 4] = [Shape::Mixed, Shape::Ascii, Shape::Annotated, Shape::Real];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Mixed => "mixed",
+            Shape::Ascii => "ascii",
+            Shape::Annotated => "annotated",
+            Shape::Real => "real",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Writes games of this shape into `out` until at least `bytes` bytes
+    /// are written (whole games only); returns the number written.
+    pub fn write(self, out: &mut dyn Write, bytes: u64, seed: u64) -> io::Result<u64> {
+        let mut written = 0u64;
+        if self == Shape::Real {
+            for game in REAL_GAMES.iter().cycle() {
+                if written >= bytes {
+                    break;
+                }
+                out.write_all(game)?;
+                // Two of the files end without a line end.
+                let end: &[u8] = if game.ends_with(b"\n") {
+                    b"\n"
+                } else {
+                    b"\n\n"
+                };
+                out.write_all(end)?;
+                written += (game.len() + end.len()) as u64;
+            }
+            return Ok(written);
+        }
+        let mut g = Gen::new(seed, self == Shape::Ascii);
+        while written < bytes {
+            g.buf.clear();
+            g.line_start = 0;
+            if self == Shape::Annotated {
+                g.annotated_game();
+            } else {
+                g.game();
+            }
+            out.write_all(&g.buf)?;
+            written += g.buf.len() as u64;
+        }
+        Ok(written)
+    }
+
+    /// [`Shape::write`] into memory.
+    pub fn to_vec(self, bytes: u64, seed: u64) -> Vec<u8> {
+        let mut v = Vec::with_capacity(bytes as usize + 4096);
+        self.write(&mut v, bytes, seed)
+            .expect("writing to memory does not fail");
+        v
+    }
+}
+
+/// The mixed or the ASCII corpus in memory.
 pub fn generate_vec(bytes: u64, seed: u64, ascii: bool) -> Vec<u8> {
-    let mut v = Vec::with_capacity(bytes as usize + 4096);
-    generate(&mut v, bytes, seed, ascii).expect("writing to memory does not fail");
-    v
+    let shape = if ascii { Shape::Ascii } else { Shape::Mixed };
+    shape.to_vec(bytes, seed)
+}
+
+/// The spec's initial setup, a PDTL's placement.
+const INITIAL: &str = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/";
+
+/// What stands on each hex, by column index and line: (standard letter,
+/// side).
+struct Board([[Option<(u8, Side)>; 29]; 15]);
+
+impl Board {
+    fn empty() -> Board {
+        Board([[None; 29]; 15])
+    }
+
+    fn initial() -> Board {
+        let mut board = Board::empty();
+        for rank in INITIAL.split('/').filter(|r| !r.is_empty()) {
+            let (line, cells) = rank.split_once(':').expect("LINE:CELLS");
+            let line: u32 = line.parse().expect("a line number");
+            let mut hexes = hexes_on_line(line);
+            for c in cells.bytes() {
+                if c.is_ascii_digit() {
+                    hexes.by_ref().take(usize::from(c - b'0')).for_each(drop);
+                } else {
+                    let side = if c.is_ascii_uppercase() {
+                        Side::White
+                    } else {
+                        Side::Black
+                    };
+                    let col = hexes.next().expect("a hex of the line");
+                    board.set((col, line), Some((c.to_ascii_uppercase(), side)));
+                }
+            }
+        }
+        board
+    }
+
+    fn at(&self, (col, line): (usize, u32)) -> Option<(u8, Side)> {
+        self.0[col][line as usize]
+    }
+
+    fn set(&mut self, (col, line): (usize, u32), piece: Option<(u8, Side)>) {
+        self.0[col][line as usize] = piece;
+    }
+
+    /// A random hex whose content `wanted` accepts, if one comes up in
+    /// `tries` draws.
+    fn draw(
+        &self,
+        rng: &mut Rng,
+        tries: u32,
+        wanted: impl Fn(Option<(u8, Side)>) -> bool,
+    ) -> Option<(usize, u32)> {
+        (0..tries)
+            .map(|_| random_hex(rng))
+            .find(|&hex| wanted(self.at(hex)))
+    }
+
+    /// Appends its PDTL placement, lines without pieces left out.
+    fn push_placement(&self, letters: Letters, v: &mut Vec<u8>) {
+        v.push(b'/');
+        for line in (0..=28u32).rev() {
+            if hexes_on_line(line).all(|col| self.at((col, line)).is_none()) {
+                continue;
+            }
+            push_num(v, line);
+            v.push(b':');
+            let mut empty = 0;
+            for col in hexes_on_line(line) {
+                match self.at((col, line)) {
+                    None => empty += 1,
+                    Some((p, side)) => {
+                        if empty > 0 {
+                            push_num(v, empty);
+                            empty = 0;
+                        }
+                        letters.push(v, p, side, true);
+                    }
+                }
+            }
+            if empty > 0 {
+                push_num(v, empty);
+            }
+            v.push(b'/');
+        }
+    }
 }
 
 struct Gen {
@@ -313,7 +506,7 @@ impl Gen {
     }
 
     fn newline(&mut self) {
-        // Real files: a few CRLF lines and trailing spaces.
+        // Real files: a few trailing spaces.
         if !self.ascii && self.rng.chance(10) {
             self.push(" ");
         }
@@ -686,7 +879,7 @@ impl Gen {
             if self.rng.chance(600) {
                 self.push(" ");
             }
-            let rating = *self.rng.pick(&["?!", "?", "??", "!", "!!", "!?", "◇"]);
+            let rating = *self.rng.pick(&RATINGS);
             self.push(rating);
         } else if r < 60 {
             self.push(" $");
@@ -705,6 +898,12 @@ impl Gen {
         } else {
             1
         };
+        self.words(lines);
+        self.push(" }");
+    }
+
+    /// A comment's words, over `lines` lines.
+    fn words(&mut self, lines: u32) {
         for l in 0..lines {
             if l > 0 {
                 self.newline();
@@ -719,7 +918,6 @@ impl Gen {
                 self.push(word);
             }
         }
-        self.push(" }");
     }
 
     /// `( N. move, move ... )` with comments and nested variations inside.
@@ -769,69 +967,377 @@ impl Gen {
         self.push(")");
     }
 
-    /// A random PDTL in canonical form: (value, move number, side to move).
-    fn pdtl(&mut self) -> (String, u32, Side) {
-        let mut v = Vec::with_capacity(256);
-        v.push(b'/');
-        let mut kings = [false; 2];
-        let mut any = false;
-        for line in (0..=28u32).rev() {
-            if !self.rng.chance(450) && (line != 0 || any) {
-                continue;
+    /// An annotation-heavy game ([`Shape::Annotated`]). Its main line is
+    /// played on a board, so that `--verify` replays it; the moves of
+    /// variations and of quoted games are random, as nothing replays them.
+    fn annotated_game(&mut self) {
+        self.letters = match self.rng.below(4) {
+            0 => Letters::Redefine(self.rng.below(REDEFINES.len() as u32) as usize),
+            1 => Letters::Fan,
+            _ => Letters::Standard,
+        };
+        let mut board = Board::initial();
+        let mut side = Side::White;
+        let mut number = 1;
+        let mut pdtl = None;
+        if self.rng.chance(250) {
+            // Taken up after moves the record leaves out.
+            let plies = self.rng.range(2, 80);
+            for _ in 0..plies {
+                self.coherent_move(&mut board, side, &mut Vec::new());
+                side = other(side);
             }
-            let hexes: Vec<usize> = hexes_on_line(line).collect();
-            let mut cells = Vec::with_capacity(hexes.len());
-            for _ in &hexes {
-                cells.push(if self.rng.chance(350) {
-                    let side = if self.rng.chance(500) {
-                        Side::White
-                    } else {
-                        Side::Black
-                    };
-                    let mut p = *self.rng.pick(b"PPPPEEJNGRVDK");
-                    if p == b'K' {
-                        let k = &mut kings[side as usize];
-                        if *k {
-                            p = b'P';
-                        }
-                        *k = true;
-                    }
-                    Some((p, side))
-                } else {
-                    None
-                });
-            }
-            if cells.iter().all(Option::is_none) {
-                cells[0] = Some((b'P', Side::White));
-            }
-            any = true;
-            push_num(&mut v, line);
-            v.push(b':');
-            let mut empty = 0;
-            for c in cells {
-                match c {
-                    None => empty += 1,
-                    Some((p, side)) => {
-                        if empty > 0 {
-                            push_num(&mut v, empty);
-                            empty = 0;
-                        }
-                        self.letters.push(&mut v, p, side, true);
-                    }
+            number = 1 + plies / 2;
+            let clock = self.rng.range(0, 40);
+            // Both kings moved: a castling claim would have to match the board.
+            pdtl = Some(self.pdtl_value(&board, side, b"--", clock, number));
+        }
+
+        // The moves first, so that a mate decides the result.
+        let n_half = self.rng.range(16, 100);
+        let mate = self.rng.chance(250);
+        let mut moves = Vec::with_capacity(n_half as usize);
+        let mut mover = side;
+        for k in 0..n_half {
+            let mut m = Vec::with_capacity(24);
+            self.coherent_move(&mut board, mover, &mut m);
+            let last = k + 1 == n_half;
+            if last && mate {
+                m.push(b'#');
+            } else {
+                if self.rng.chance(70) {
+                    let check = *self.rng.pick(&["+", "+∞", "+^", "++"]);
+                    m.extend_from_slice(check.as_bytes());
+                }
+                if last {
+                    m.push(b':');
                 }
             }
-            if empty > 0 {
-                push_num(&mut v, empty);
-            }
-            v.push(b'/');
+            moves.push(m);
+            mover = other(mover);
         }
+        // After a mate, `mover` is the mated side.
+        let result = match mover {
+            Side::Black if mate => "3-0",
+            Side::White if mate => "0-3",
+            _ => *self.rng.pick(&RESULTS),
+        };
+
+        self.annotated_tags(result, pdtl);
+        self.newline();
+        self.newline();
+        if self.rng.chance(300) {
+            self.comment(true);
+            self.newline();
+            self.newline();
+        }
+
+        // One pair a line, each followed by its comments and variations.
+        for (k, m) in moves.iter().enumerate() {
+            match side {
+                Side::White => {
+                    push_num(&mut self.buf, number);
+                    self.push(". ");
+                }
+                Side::Black if k == 0 => self.black_first(number),
+                Side::Black => self.push(", "),
+            }
+            self.buf.extend_from_slice(m);
+            if k + 1 == moves.len() {
+                break;
+            }
+            if self.rng.chance(167) {
+                self.rating();
+            }
+            if side == Side::Black {
+                self.newline();
+                self.after_pair(number, k == 0);
+                number += 1;
+            }
+            side = other(side);
+        }
+        self.newline();
+        self.push(result);
+        self.newline();
+        if self.rng.chance(100) {
+            self.comment(true);
+            self.newline();
+        }
+        self.newline();
+    }
+
+    /// The annotated shape's tag section: the seven tags of a registered
+    /// game and more, one a line, Redefine and the PDTL last.
+    fn annotated_tags(&mut self, result: &str, pdtl: Option<String>) {
+        let date = format!(
+            "20{:02}-{:02}-{:02}",
+            self.rng.range(18, 25),
+            self.rng.range(1, 12),
+            self.rng.range(1, 28)
+        );
+        let round = if self.rng.chance(500) {
+            "\u{2010}".to_string()
+        } else {
+            self.rng.range(1, 9).to_string()
+        };
+        let tags = [
+            ("Event", self.rng.pick(EVENTS).to_string()),
+            ("Site", self.rng.pick(SITES).to_string()),
+            ("Date", date),
+            ("Round", round),
+            ("White", self.rng.pick(NAMES).to_string()),
+            ("Black", self.rng.pick(NAMES).to_string()),
+            ("Result", result.to_string()),
+            ("Annotator", self.rng.pick(NAMES).to_string()),
+            ("Lang", self.rng.pick(&["en", "es", "ca"]).to_string()),
+        ];
+        self.tag("Variant", "C'escacs");
+        for (name, value) in &tags {
+            self.newline();
+            self.tag(name, value);
+        }
+        // Redefine last, or just before the PDTL, which it applies to.
+        match self.letters {
+            Letters::Redefine(i) => {
+                for value in REDEFINES[i] {
+                    self.newline();
+                    self.tag("Redefine", value);
+                }
+            }
+            Letters::Fan => {
+                self.newline();
+                self.tag("Redefine", "FAN");
+            }
+            Letters::Standard => {}
+        }
+        if let Some(value) = pdtl {
+            self.newline();
+            self.tag("PDTL", &value);
+        }
+    }
+
+    /// A half-move of `side` that `--verify` accepts on `board`, played on
+    /// it. Only algebraic coherence is checked, not rules of play: one of the
+    /// side's pieces goes to a free hex, or takes an opponent's piece other
+    /// than the king (so both kings stay, and there is always a move).
+    fn coherent_move(&mut self, board: &mut Board, side: Side, out: &mut Vec<u8>) {
+        let rng = &mut self.rng;
+        let own = |c: Option<(u8, Side)>| c.is_some_and(|(_, s)| s == side);
+        let from = board.draw(rng, u32::MAX, own).expect("the king is there");
+        let victim = |c: Option<(u8, Side)>| c.is_some_and(|(p, s)| s != side && p != b'K');
+        let taken = if rng.chance(220) {
+            board.draw(rng, 200, victim)
+        } else {
+            None
+        };
+        let (piece, _) = board.at(from).expect("the mover's piece");
+        if piece != b'P' {
+            self.glyph(out, piece, side);
+        }
+        push_hex_name(out, from);
+        let to = match taken {
+            Some(to) => {
+                let sign = if self.rng.chance(150) { "*" } else { "×" };
+                out.extend_from_slice(sign.as_bytes());
+                let (victim, _) = board.at(to).expect("the piece taken");
+                if victim != b'P' {
+                    self.glyph(out, victim, other(side));
+                }
+                to
+            }
+            None => {
+                let dash = *self
+                    .rng
+                    .pick(&["-", "-", "\u{2010}", "\u{2010}", "\u{2013}"]);
+                out.extend_from_slice(dash.as_bytes());
+                let free = board.draw(&mut self.rng, u32::MAX, |c| c.is_none());
+                free.expect("a free hex")
+            }
+        };
+        push_hex_name(out, to);
+        board.set(from, None);
+        board.set(to, Some((piece, side)));
+    }
+
+    /// A random half-move of `side`, written.
+    fn random_move(&mut self, side: Side) {
+        let mut m = Vec::with_capacity(24);
+        self.half_move(&mut m, side, false);
+        self.buf.extend_from_slice(&m);
+    }
+
+    /// `N. ..., ` before a Black move that opens a line of moves.
+    fn black_first(&mut self, number: u32) {
+        push_num(&mut self.buf, number);
+        let dots = if self.rng.chance(500) {
+            ". …, "
+        } else {
+            ". ..., "
+        };
+        self.push(dots);
+    }
+
+    /// A rating, a NAG or both after a half-move.
+    fn rating(&mut self) {
+        let r = self.rng.below(10);
+        if r < 8 {
+            self.push(" ");
+            let rating = *self.rng.pick(&RATINGS);
+            self.push(rating);
+        }
+        if r >= 6 {
+            self.push(" $");
+            let n = self.rng.range(1, 139);
+            push_num(&mut self.buf, n);
+        }
+    }
+
+    /// What may follow pair `number` on lines of their own: the players'
+    /// comments, then a variation replacing one of its moves.
+    fn after_pair(&mut self, number: u32, black_only: bool) {
+        if self.rng.chance(200) {
+            // White's comment, Black's, or both, White's first.
+            let who = if black_only { 1 } else { self.rng.below(3) };
+            if who != 1 {
+                self.note("@W:");
+                self.newline();
+            }
+            if who != 0 {
+                self.note("@B:");
+                self.newline();
+            }
+        }
+        if self.rng.chance(125) {
+            let side = if black_only || self.rng.chance(500) {
+                Side::Black
+            } else {
+                Side::White
+            };
+            self.variation_lines(number, side, 1);
+            self.newline();
+        }
+    }
+
+    /// A player's comment, `{ @W: ... }`: a third of them over several
+    /// lines, one in ten quoting a whole game.
+    fn note(&mut self, player: &str) {
+        self.push("{ ");
+        self.push(player);
+        if self.rng.chance(100) {
+            self.push(" as in this game:");
+            self.quoted_game();
+            self.newline();
+            self.push("}");
+        } else {
+            let lines = if self.rng.chance(333) {
+                self.rng.range(2, 5)
+            } else {
+                1
+            };
+            self.push(" ");
+            self.words(lines);
+            self.push(" }");
+        }
+    }
+
+    /// A whole game inside a comment, its tags and moves on lines of their
+    /// own: from `{` to `}` everything is comment text.
+    fn quoted_game(&mut self) {
+        let result = *self.rng.pick(&RESULTS);
+        let tags = [
+            ("Variant", "C'escacs"),
+            ("Event", *self.rng.pick(EVENTS)),
+            ("White", *self.rng.pick(NAMES)),
+            ("Black", *self.rng.pick(NAMES)),
+            ("Result", result),
+        ];
+        for (name, value) in tags {
+            self.newline();
+            self.tag(name, value);
+        }
+        for number in 1..=self.rng.range(2, 8) {
+            self.newline();
+            push_num(&mut self.buf, number);
+            self.push(". ");
+            self.random_move(Side::White);
+            self.push(", ");
+            self.random_move(Side::Black);
+        }
+        self.push(":");
+        self.newline();
+        self.push(result);
+    }
+
+    /// A variation replacing `side`'s move `number`, at nesting `depth` (1
+    /// to 3), as the spec writes them: it repeats the move's number (`(4.
+    /// ..., X` for Black's), and its comments and nested variations go on
+    /// lines of their own that start with a dot a level.
+    fn variation_lines(&mut self, number: u32, side: Side, depth: usize) {
+        self.push("(");
+        if self.rng.chance(300) {
+            self.push("$[");
+            let label = self.rng.range(1, 3);
+            push_num(&mut self.buf, label);
+            self.push("] ");
+        }
+        let (mut number, mut side) = (number, side);
+        let n = self.rng.range(1, 6);
+        // Before a move number: a space, none at a line's start.
+        let mut gap = "";
+        for k in 0..n {
+            match side {
+                Side::White => {
+                    self.push(gap);
+                    push_num(&mut self.buf, number);
+                    self.push(". ");
+                }
+                Side::Black if k == 0 => self.black_first(number),
+                Side::Black => self.push(", "),
+            }
+            self.random_move(side);
+            if self.rng.chance(167) {
+                self.rating();
+            }
+            gap = " ";
+            if side == Side::Black {
+                // Between two pairs: a comment or a nested variation.
+                let r = self.rng.below(1000);
+                if k + 1 < n && (r < 150 || r < 300 && depth < 3) {
+                    self.dots(depth);
+                    match r {
+                        0..75 => self.note("@W:"),
+                        75..150 => self.note("@B:"),
+                        150..225 => self.variation_lines(number, Side::White, depth + 1),
+                        _ => self.variation_lines(number, Side::Black, depth + 1),
+                    }
+                    self.dots(depth);
+                    gap = "";
+                }
+                number += 1;
+            }
+            side = other(side);
+        }
+        self.push(")");
+    }
+
+    /// A new line inside a variation at nesting `depth`: a dot a level.
+    fn dots(&mut self, depth: usize) {
+        self.newline();
+        for _ in 0..depth {
+            self.buf.push(b'.');
+        }
+    }
+
+    /// A random PDTL in canonical form: (value, move number, side to move).
+    fn pdtl(&mut self) -> (String, u32, Side) {
+        let board = self.random_board();
         let turn = if self.rng.chance(500) {
             Side::White
         } else {
             Side::Black
         };
-        v.extend_from_slice(if turn == Side::White { b" w " } else { b" b " });
-        let castling: &[(u8, Side)] = match self.rng.below(4) {
+        let mut castling = Vec::with_capacity(16);
+        let marks: &[(u8, Side)] = match self.rng.below(4) {
             0 => &[
                 (b'R', Side::White),
                 (b'K', Side::White),
@@ -843,22 +1349,77 @@ impl Gen {
             1 => &[(b'K', Side::White), (b'K', Side::Black)],
             _ => &[],
         };
-        if castling.is_empty() {
-            v.extend_from_slice(if self.rng.chance(500) { b"-" } else { b"--" });
+        if marks.is_empty() {
+            castling.extend_from_slice(if self.rng.chance(500) { b"-" } else { b"--" });
         }
-        for &(p, side) in castling {
-            self.letters.push(&mut v, p, side, true);
+        for &(p, side) in marks {
+            self.letters.push(&mut castling, p, side, true);
         }
-        v.extend_from_slice(b" - ");
-        push_num(&mut v, self.rng.range(0, 40));
+        let clock = self.rng.range(0, 40);
         let number = self.rng.range(1, 60);
-        v.push(b' ');
-        push_num(&mut v, number);
         (
-            String::from_utf8(v).expect("ASCII and figurines"),
+            self.pdtl_value(&board, turn, &castling, clock, number),
             number,
             turn,
         )
+    }
+
+    /// Pieces on about half the lines, a third of their hexes each, at most
+    /// one king a side.
+    fn random_board(&mut self) -> Board {
+        let mut board = Board::empty();
+        let mut kings = [false; 2];
+        let mut any = false;
+        for line in (0..=28u32).rev() {
+            if !self.rng.chance(450) && (line != 0 || any) {
+                continue;
+            }
+            for col in hexes_on_line(line) {
+                if !self.rng.chance(350) {
+                    continue;
+                }
+                let side = if self.rng.chance(500) {
+                    Side::White
+                } else {
+                    Side::Black
+                };
+                let mut p = *self.rng.pick(b"PPPPEEJNGRVDK");
+                if p == b'K' {
+                    let k = &mut kings[side as usize];
+                    if *k {
+                        p = b'P';
+                    }
+                    *k = true;
+                }
+                board.set((col, line), Some((p, side)));
+            }
+            if hexes_on_line(line).all(|col| board.at((col, line)).is_none()) {
+                let first = hexes_on_line(line).next().expect("every line has a hex");
+                board.set((first, line), Some((b'P', Side::White)));
+            }
+            any = true;
+        }
+        board
+    }
+
+    /// The PDTL of `board` with `turn` to move, in the game's letters.
+    fn pdtl_value(
+        &self,
+        board: &Board,
+        turn: Side,
+        castling: &[u8],
+        clock: u32,
+        number: u32,
+    ) -> String {
+        let mut v = Vec::with_capacity(256);
+        board.push_placement(self.letters, &mut v);
+        v.extend_from_slice(if turn == Side::White { b" w " } else { b" b " });
+        v.extend_from_slice(castling);
+        v.extend_from_slice(b" - ");
+        push_num(&mut v, clock);
+        v.push(b' ');
+        push_num(&mut v, number);
+        String::from_utf8(v).expect("ASCII and figurines")
     }
 }
 
