@@ -245,3 +245,25 @@ fn jobs_write_what_one_thread_writes_on_many_tricky_games_in_small_chunks() {
         assert_eq!(parallel(input.as_bytes(), chunk), one, "{chunk}");
     }
 }
+
+#[test]
+fn jobs_write_what_one_thread_writes_on_every_corpus_file_in_tiny_chunks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let files = std::fs::read_dir(&dir)
+        .unwrap()
+        .chain(std::fs::read_dir(dir.join("errors")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ctl-pgn"));
+    for path in files {
+        let input = std::fs::read(&path).unwrap();
+        let one = run_with(Filter::default(), &input);
+        for chunk in [1, 13, 97] {
+            assert_eq!(
+                parallel(&input, chunk),
+                one,
+                "{} in chunks of {chunk}",
+                path.display()
+            );
+        }
+    }
+}

@@ -50,6 +50,11 @@ impl<R: Read> Input<R> {
     /// when more must be read first ([`Input::read_more`]).
     pub fn lines_end(&mut self, at: u64) -> Option<u64> {
         let from = ((at - self.base) as usize).max(self.scanned);
+        if from > self.filled {
+            // Reading starts past what is held (a game resumed in a line
+            // whose start is here): more first.
+            return None;
+        }
         match memchr::memrchr(b'\n', &self.buf[from..self.filled]) {
             Some(n) => Some(self.base + (from + n + 1) as u64),
             None if self.eof => Some(self.base + self.filled as u64),
