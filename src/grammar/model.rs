@@ -165,16 +165,6 @@ impl Dash {
         )
         .then_some(Dash(c))
     }
-
-    #[inline]
-    fn write_to(self, out: &mut Vec<u8>) {
-        if self.0 == '-' {
-            out.push(b'-');
-            return;
-        }
-        let mut b = [0u8; 4];
-        out.extend_from_slice(self.0.encode_utf8(&mut b).as_bytes());
-    }
 }
 
 /// Check indicators.
@@ -398,7 +388,10 @@ impl HalfMove {
 
     /// Appends the move text (piece, hexes, promotion, check), without
     /// rating, NAGs, draw offer or end marker.
+    #[inline]
     pub fn write_move(&self, out: &mut Vec<u8>) {
+        // Laid out on the stack, then appended at once.
+        let mut t = Text::default();
         match self.action {
             Action::Move {
                 piece,
@@ -409,27 +402,27 @@ impl HalfMove {
                 promotion,
             } => {
                 if let Some(p) = piece {
-                    p.write_to(out);
+                    t.glyph(p);
                 }
-                from.write_to(out);
+                t.hex(from);
                 match sep {
-                    Sep::Move(d) => d.write_to(out),
-                    Sep::Capture { times: true } => out.extend_from_slice("×".as_bytes()),
-                    Sep::Capture { times: false } => out.push(b'*'),
-                    Sep::At => out.push(b'@'),
-                    Sep::AtAt => out.extend_from_slice(b"@@"),
+                    Sep::Move(d) => t.dash(d),
+                    Sep::Capture { times: true } => t.push_str("×"),
+                    Sep::Capture { times: false } => t.push(b'*'),
+                    Sep::At => t.push(b'@'),
+                    Sep::AtAt => t.push_str("@@"),
                 }
                 if let Some(c) = captured {
-                    c.write_to(out);
+                    t.glyph(c);
                 }
-                to.write_to(out);
+                t.hex(to);
                 match promotion {
                     None => {}
                     Some(Some(g)) => {
-                        out.push(b'=');
-                        g.write_to(out);
+                        t.push(b'=');
+                        t.glyph(g);
                     }
-                    Some(None) => out.extend_from_slice(b"=&"),
+                    Some(None) => t.push_str("=&"),
                 }
             }
             Action::Castling {
@@ -438,20 +431,23 @@ impl HalfMove {
                 suffix,
             } => {
                 for g in prefix {
-                    g.write_to(out);
+                    t.glyph(g);
                 }
-                dash.write_to(out);
-                out.extend(suffix.iter().take_while(|&&b| b != 0));
+                t.dash(dash);
+                for &b in suffix.iter().take_while(|&&b| b != 0) {
+                    t.push(b);
+                }
             }
             Action::ForcedPromotion { at, piece } => {
-                at.write_to(out);
-                out.push(b'=');
-                piece.write_to(out);
+                t.hex(at);
+                t.push(b'=');
+                t.glyph(piece);
             }
         }
         if let Some(c) = self.check {
-            out.extend_from_slice(c.as_str().as_bytes());
+            t.push_str(c.as_str());
         }
+        out.extend_from_slice(t.as_bytes());
     }
 
     /// Appends the ratings and NAGs, each after a space.
@@ -508,6 +504,61 @@ impl HalfMove {
                 Action::ForcedPromotion { piece, .. } => (Some(piece), None, None),
             };
         a.into_iter().chain(b).chain(c)
+    }
+}
+
+/// A half-move's text being laid out: the longest (figurines everywhere,
+/// a Unicode dash, `+∞`) takes 30 bytes.
+#[derive(Default)]
+struct Text {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl Text {
+    #[inline(always)]
+    fn push(&mut self, b: u8) {
+        self.bytes[self.len & 31] = b;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn push_str(&mut self, s: &str) {
+        for &b in s.as_bytes() {
+            self.push(b);
+        }
+    }
+
+    #[inline(always)]
+    fn glyph(&mut self, g: Glyph) {
+        match g.fan {
+            None => self.push(g.letter),
+            Some(side) => self.push_str(figurine(g.letter, side)),
+        }
+    }
+
+    #[inline(always)]
+    fn hex(&mut self, h: Hex) {
+        let l = h.line();
+        self.push(h.column());
+        if l >= 10 {
+            self.push(b'0' + l / 10);
+        }
+        self.push(b'0' + l % 10);
+    }
+
+    #[inline(always)]
+    fn dash(&mut self, d: Dash) {
+        if d == Dash::ASCII {
+            self.push(b'-');
+        } else {
+            let mut b = [0u8; 4];
+            self.push_str(d.0.encode_utf8(&mut b));
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len.min(32)]
     }
 }
 

@@ -4,11 +4,13 @@
 
 use logos::Logos;
 
-/// A token of CTL-PGN. Blanks are skipped; line ends are tokens, so that
-/// the reader knows where each line starts.
+/// A token of CTL-PGN. Blanks are skipped (the ASCII ones: a no-break
+/// space or a byte order mark is no token, and the reader skips it as
+/// blank, so that the common ones cost the least); line ends are tokens,
+/// so that the reader knows where each line starts.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 #[logos(utf8 = false)]
-#[logos(skip r"[ \t\r\x0B\x0C]+|\u{A0}|\u{FEFF}")]
+#[logos(skip r"[ \t\r\x0B\x0C]+")]
 #[logos(subpattern fig = r"♙|♟|☖|☗|♗|♝|♘|♞|🩐|🩓|♖|♜|🩏|🩒|♕|♛|♔|♚")]
 #[logos(subpattern dash = r"-|‐|‑|‒|–|—|−")]
 pub(crate) enum Token {

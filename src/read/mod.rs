@@ -209,9 +209,8 @@ pub(crate) struct Reading<'f> {
     line_start: u64,
     /// A column computed on the current line: (stream offset, column).
     column_cache: (u64, u64),
-    /// The current line is ASCII, once asked.
-    line_ascii: Option<bool>,
-    /// The whole lines being read are ASCII.
+    /// The lines being read are ASCII (from the current line's start), so
+    /// that a column is a count of bytes.
     region_ascii: bool,
     mode: Mode,
     /// Variation depth, kept or skipped.
@@ -283,7 +282,6 @@ impl<'f, R: Read> Reader<'f, R> {
                 line: resume.line,
                 line_start: resume.line_start,
                 column_cache: (resume.line_start, 1),
-                line_ascii: None,
                 region_ascii: false,
                 mode: Mode::Tokens,
                 depth: 0,
@@ -363,7 +361,7 @@ impl Reading<'_> {
     /// The column of stream offset `at` on the current line.
     #[inline]
     fn column(&mut self, held: &[u8], base: u64, at: u64) -> u64 {
-        if self.line_is_ascii(held, base) {
+        if self.region_ascii {
             return at - self.line_start + 1;
         }
         let (o, c) = self.column_cache;
@@ -390,15 +388,6 @@ impl Reading<'_> {
         self.line += 1;
         self.line_start = at;
         self.column_cache = (at, 1);
-        self.line_ascii = self.region_ascii.then_some(true);
-    }
-
-    /// Is the current line ASCII, so that a column is a byte count?
-    #[inline]
-    fn line_is_ascii(&mut self, held: &[u8], base: u64) -> bool {
-        *self
-            .line_ascii
-            .get_or_insert_with(|| self_line(held, base, self.line_start).is_ascii())
     }
 
     /// Counts the lines in `text`, which ends at stream offset `end`.
@@ -606,11 +595,9 @@ impl Reading<'_> {
     /// Reads the whole lines of `held` from `self.at` to `end`.
     fn region(&mut self, held: &[u8], base: u64, end: u64) -> io::Result<()> {
         let bytes = &held[(self.at - base) as usize..(end - base) as usize];
-        self.region_ascii = bytes.is_ascii();
+        let lines = &held[(self.line_start - base) as usize..(end - base) as usize];
+        self.region_ascii = lines.is_ascii();
         self.utf8 = self.region_ascii || simdutf8::basic::from_utf8(bytes).is_ok();
-        // The line the region starts is all in it, but where reading
-        // resumes inside a line.
-        self.line_ascii = (self.region_ascii && self.at == self.line_start).then_some(true);
         while self.at < end && !self.stopped {
             match self.mode {
                 Mode::Tokens => self.tokens(held, base, end)?,
@@ -630,9 +617,12 @@ impl Reading<'_> {
             let span = lx.span();
             let at = from + span.start as u64;
             let slice = &text[span.clone()];
-            // A half-move waits for what annotates it; anything else
-            // hands it on.
-            if self.has_pending && !tok.is_ok_and(Token::annotates) {
+            // A half-move waits for what annotates it; anything else (but
+            // a blank the tokenizer leaves to `not_a_token`) hands it on.
+            if self.has_pending
+                && !tok.is_ok_and(Token::annotates)
+                && blank_len(&text[span.start..]).is_none()
+            {
                 self.flush_pending(held, base);
             }
             // The common tokens of a game's movetext, straight; the rest,
@@ -644,9 +634,9 @@ impl Reading<'_> {
                     continue;
                 }
                 Ok(Token::Word) if in_movetext => {
-                    let (number, side, problem) = self.movetext.half_move();
-                    if let Some(p) = problem {
-                        self.error_at(held, base, at, p);
+                    let (number, side, fault) = self.movetext.half_move();
+                    if let Some(f) = fault {
+                        self.error_at(held, base, at, f.message(b""));
                     }
                     let s = Span {
                         text: slice,
@@ -690,6 +680,10 @@ impl Reading<'_> {
     #[cold]
     #[inline(never)]
     fn not_a_token(&mut self, held: &[u8], base: u64, rest: &[u8], at: u64) -> io::Result<()> {
+        if let Some(n) = blank_len(rest) {
+            self.at = at + n as u64;
+            return Ok(());
+        }
         if rest[0] >= 0x80 {
             let word_end = rest
                 .iter()
@@ -742,6 +736,7 @@ impl Reading<'_> {
             };
             match tok {
                 Ok(tok) => self.token(held, base, tok, s)?,
+                Err(()) if blank_len(&fold[span.start..]).is_some() => {}
                 Err(()) => self.unexpected(held, base, &fold[span.start..], s.at)?,
             }
             if self.mode != Mode::Tokens || self.stopped {
@@ -844,9 +839,9 @@ impl Reading<'_> {
                 }
             }
             Token::Word => {
-                let (number, side, problem) = self.movetext.half_move();
-                if let Some(p) = problem {
-                    self.error_at(held, base, s.at, p);
+                let (number, side, fault) = self.movetext.half_move();
+                if let Some(f) = fault {
+                    self.error_at(held, base, s.at, f.message(b""));
                 }
                 self.half_move(held, base, s, number, side);
             }
@@ -1115,8 +1110,8 @@ impl Reading<'_> {
     #[inline]
     fn move_number(&mut self, held: &[u8], base: u64, tok: Token, text: &[u8], at: u64) {
         let n = number_value(text);
-        if let Some(p) = self.movetext.number(n, tok == Token::UnknownNumber, text) {
-            self.error_at(held, base, at, p);
+        if let Some(f) = self.movetext.number(n, tok == Token::UnknownNumber) {
+            self.error_at(held, base, at, f.message(text));
         }
         self.game.last_number = Mark {
             line: self.line,
@@ -1126,8 +1121,8 @@ impl Reading<'_> {
     }
 
     fn ellipsis(&mut self, held: &[u8], base: u64, at: u64) {
-        if let Some(p) = self.movetext.ellipsis() {
-            self.error_at(held, base, at, p);
+        if let Some(f) = self.movetext.ellipsis() {
+            self.error_at(held, base, at, f.message(b""));
         }
         self.game.last_number = self.mark(held, base, at);
     }
@@ -1795,7 +1790,6 @@ impl Reading<'_> {
                 self.line = again.line;
                 self.line_start = again.at;
                 self.column_cache = (again.at, 1);
-                self.line_ascii = None;
                 return Ok(Err((again.at, std::mem::take(&mut self.spill))));
             }
         }
@@ -1823,6 +1817,18 @@ fn resolve(held: &[u8], base: u64, mut mark: Mark) -> Mark {
 fn self_line(held: &[u8], base: u64, start: u64) -> &[u8] {
     let rest = &held[(start - base) as usize..];
     &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())]
+}
+
+/// The length of the blank `b` starts with, of those the tokenizer leaves
+/// to this rare path (so that its own are ASCII): a no-break space, a byte
+/// order mark.
+#[inline]
+fn blank_len(b: &[u8]) -> Option<usize> {
+    match b {
+        [0xC2, 0xA0, ..] => Some(2),
+        [0xEF, 0xBB, 0xBF, ..] => Some(3),
+        _ => None,
+    }
 }
 
 /// The character `b` starts with; `None` where it starts with invalid UTF-8.

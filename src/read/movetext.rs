@@ -61,78 +61,147 @@ impl Default for Movetext {
     }
 }
 
+/// What is wrong with a move number, `...` or half-move where it stands;
+/// made into a message only when reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fault {
+    NumberZero,
+    /// Too large: as written (the caller has the text), or reached.
+    TooLarge(Option<u32>),
+    UnknownNotFirst(u32),
+    OutOfSequence {
+        n: u32,
+        next: u32,
+    },
+    BlackMissing {
+        before: u32,
+        n: u32,
+    },
+    NoMove {
+        n: u32,
+        after: u32,
+    },
+    EllipsisNotAtStart(u32),
+    WhiteAlreadyPlayed(u32),
+}
+
+impl Fault {
+    /// The message, for a number written `written` (when it is about one).
+    pub fn message(self, written: &[u8]) -> String {
+        match self {
+            Fault::NumberZero => "move numbers start at 1".to_string(),
+            Fault::TooLarge(None) => format!(
+                "move number {} is too large (at most {MAX_MOVE_NUMBER})",
+                String::from_utf8_lossy(written.split(|c| !c.is_ascii_digit()).next().unwrap_or(b""))
+            ),
+            Fault::TooLarge(Some(n)) => {
+                format!("move number {n} is too large (at most {MAX_MOVE_NUMBER})")
+            }
+            Fault::UnknownNotFirst(n) => {
+                format!("{n}? is only for the first move of a game whose start number is unknown")
+            }
+            Fault::OutOfSequence { n, next } => {
+                format!("move number {n} out of sequence: {next} comes next")
+            }
+            Fault::BlackMissing { before, n } => {
+                format!("Black's move {before} is missing before move {n}")
+            }
+            Fault::NoMove { n, after } => {
+                format!("move number {n} follows move number {after} with no move")
+            }
+            Fault::EllipsisNotAtStart(n) => format!(
+                "a Black move where White's move {n} is due: ... stands for White's move only at the start of a game"
+            ),
+            Fault::WhiteAlreadyPlayed(n) => {
+                format!("White's move {n} was already played: write {n}. ..., MOVE for Black's")
+            }
+        }
+    }
+}
+
 impl Movetext {
     /// The result was read, or a half-move ended the game (`:`, mate).
+    #[inline]
     pub fn ended(&self) -> bool {
         self.result.is_some() || self.end_seen
     }
 
     /// Black's move is due: a `,` may come.
+    #[inline]
     pub fn black_due(&self) -> bool {
         self.expect == Expect::Black
     }
 
     /// White's move is due, and `...` may stand for it.
+    #[inline]
     pub fn white_due(&self) -> bool {
         self.expect == Expect::White
     }
 
-    /// A move number `n.` (or `n?` when `unknown`), `written` so: what is
-    /// wrong with it, if anything. The number is taken either way.
-    pub fn number(&mut self, n: u32, unknown: bool, written: &[u8]) -> Option<String> {
-        let problem = match self.expect {
-            _ if n == 0 => Some("move numbers start at 1".to_string()),
-            _ if n > MAX_MOVE_NUMBER => Some(format!(
-                "move number {} is too large (at most {MAX_MOVE_NUMBER})",
-                String::from_utf8_lossy(&written[..written.len() - 1])
-            )),
-            Expect::Start => None,
-            _ if unknown => Some(format!(
-                "{n}? is only for the first move of a game whose start number is unknown"
-            )),
-            Expect::Number if n == self.number.saturating_add(1) => None,
-            Expect::Number => Some(format!(
-                "move number {n} out of sequence: {} comes next",
-                self.number.saturating_add(1)
-            )),
-            Expect::Black if n == self.number => {
-                self.resuming = true;
+    /// A move number `n.` (or `n?` when `unknown`): what is wrong with it,
+    /// if anything. The number is taken either way.
+    #[inline]
+    pub fn number(&mut self, n: u32, unknown: bool) -> Option<Fault> {
+        let fault = match self.expect {
+            Expect::Number
+                if n == self.number.wrapping_add(1) && !unknown && n <= MAX_MOVE_NUMBER =>
+            {
                 None
             }
-            Expect::Black => Some(format!(
-                "Black's move {} is missing before move {n}",
-                self.number
-            )),
-            Expect::White => Some(format!(
-                "move number {n} follows move number {} with no move",
-                self.number
-            )),
+            _ => self.number_fault(n, unknown),
         };
         self.unknown_number = unknown;
         self.number = n;
         self.expect = Expect::White;
         self.awaiting_move = true;
-        problem
+        fault
+    }
+
+    #[cold]
+    fn number_fault(&mut self, n: u32, unknown: bool) -> Option<Fault> {
+        match self.expect {
+            _ if n == 0 => Some(Fault::NumberZero),
+            _ if n > MAX_MOVE_NUMBER => Some(Fault::TooLarge(None)),
+            Expect::Start => None,
+            _ if unknown => Some(Fault::UnknownNotFirst(n)),
+            Expect::Number if n == self.number.saturating_add(1) => None,
+            Expect::Number => Some(Fault::OutOfSequence {
+                n,
+                next: self.number.saturating_add(1),
+            }),
+            Expect::Black if n == self.number => {
+                self.resuming = true;
+                None
+            }
+            Expect::Black => Some(Fault::BlackMissing {
+                before: self.number,
+                n,
+            }),
+            Expect::White => Some(Fault::NoMove {
+                n,
+                after: self.number,
+            }),
+        }
     }
 
     /// `...` or `…` standing for White's move.
-    pub fn ellipsis(&mut self) -> Option<String> {
+    pub fn ellipsis(&mut self) -> Option<Fault> {
         if self.expect == Expect::White && (!self.has_moves || self.resuming) {
             self.expect = Expect::Black;
             self.resuming = false;
             self.awaiting_move = true;
             return None;
         }
-        Some(format!(
-            "a Black move where White's move {} is due: ... stands for White's move only at the start of a game",
-            self.number
-        ))
+        Some(Fault::EllipsisNotAtStart(self.number))
     }
 
     /// A half-move: its number and side, and what is wrong, if anything.
-    pub fn half_move(&mut self) -> (u32, Side, Option<String>) {
-        let mut problem = None;
+    #[inline]
+    pub fn half_move(&mut self) -> (u32, Side, Option<Fault>) {
+        let mut fault = None;
         let side = match self.expect {
+            Expect::White if !self.resuming => Side::White,
+            Expect::Black => Side::Black,
             Expect::Start => {
                 self.number = 1;
                 Side::White
@@ -142,22 +211,14 @@ impl Movetext {
                 self.number = self.number.saturating_add(1);
                 self.unknown_number = false;
                 if self.number > MAX_MOVE_NUMBER {
-                    problem = Some(format!(
-                        "move number {} is too large (at most {MAX_MOVE_NUMBER})",
-                        self.number
-                    ));
+                    fault = Some(Fault::TooLarge(Some(self.number)));
                 }
                 Side::White
             }
-            Expect::White if self.resuming => {
-                let n = self.number;
-                problem = Some(format!(
-                    "White's move {n} was already played: write {n}. ..., MOVE for Black's"
-                ));
+            Expect::White => {
+                fault = Some(Fault::WhiteAlreadyPlayed(self.number));
                 Side::White
             }
-            Expect::White => Side::White,
-            Expect::Black => Side::Black,
         };
         self.expect = match side {
             Side::White => Expect::Black,
@@ -165,7 +226,7 @@ impl Movetext {
         };
         self.has_moves = true;
         self.awaiting_move = false;
-        (self.number, side, problem)
+        (self.number, side, fault)
     }
 
     /// What the movetext lacks at its end: the move after its last
