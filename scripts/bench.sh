@@ -42,7 +42,7 @@ fail() {
 # --stats total line.
 counts() {
     local total
-    total=$("$BIN" --jobs 1 --stats "$@" 2>&1 > /dev/null | awk '/ games read, / { print $2, $7 }') || true
+    total=$("$BIN" --jobs 1 --stats "$@" 2>&1 > /dev/null | awk '/ games? read, / { print $2, $7 }') || true
     [ -n "$total" ] || fail "no --stats total from $BIN --jobs 1 --stats $*"
     echo "$total"
 }

@@ -2,6 +2,7 @@
 
 use bstr::ByteSlice;
 use std::fmt;
+use unicode_width::UnicodeWidthChar;
 
 /// How bad a diagnostic is.
 ///
@@ -30,7 +31,8 @@ pub struct Diagnostic {
     /// What is wrong, and how to fix it where that is clear.
     pub message: String,
     /// The input line, or the part of it around the fault (with `…` where
-    /// cut), without its line end; empty when unknown.
+    /// cut), without its line end; empty when unknown. Kept as read
+    /// (invalid UTF-8 as U+FFFD): [`Diagnostic::render`] escapes controls.
     pub source: String,
     /// Column of the first character of `source` (1 for a whole line).
     pub source_column: u64,
@@ -60,6 +62,14 @@ impl Diagnostic {
     }
 
     /// [`Diagnostic::render`], with ANSI colours when `color` is true.
+    ///
+    /// Nothing of the input reaches the terminal as a control: a control
+    /// character in the message or the source line (`\0`, an escape, a
+    /// carriage return, a C1 control, a bidirectional override) is shown
+    /// escaped, `\x00`, `\x1b`, `\u{9b}`, `\u{202e}`; a tab is kept, so
+    /// that the caret lines up under it. The caret counts display columns:
+    /// a wide character (East Asian full width) takes two, a combining
+    /// mark none, an escape its length.
     pub fn render_styled(&self, file: &str, color: bool) -> String {
         let (level, caret, reset) = match (color, self.severity) {
             (false, _) => ("", "", ""),
@@ -71,9 +81,13 @@ impl Diagnostic {
             Severity::Warning => "warning",
         };
         let mut s = format!(
-            "{file}:{}:{}: {level}{word}{reset}: {}\n",
-            self.line, self.column, self.message
+            "{file}:{}:{}: {level}{word}{reset}: ",
+            self.line, self.column
         );
+        for c in self.message.chars() {
+            push_shown(&mut s, c);
+        }
+        s.push('\n');
         if !self.source.is_empty() {
             let gutter = self.line.to_string();
             // A long line is shown as a window around the fault.
@@ -85,21 +99,58 @@ impl Diagnostic {
                 let from = at.saturating_sub(WINDOW / 2);
                 (from, (from + WINDOW).min(chars.len()))
             };
-            let shown: String = chars[from..to].iter().collect();
             let (lead, trail) = (
                 if from > 0 { "…" } else { "" },
                 if to < chars.len() { "…" } else { "" },
             );
-            s += &format!("{gutter} | {lead}{shown}{trail}\n");
-            // Columns count characters; tabs are copied so the caret lines up.
-            let pad: String = lead
-                .chars()
-                .chain(chars[from..at].iter().copied())
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            s += &format!("{} | {pad}{caret}^{reset}\n", " ".repeat(gutter.len()));
+            s += &format!("{gutter} | {lead}");
+            for &c in &chars[from..to] {
+                push_shown(&mut s, c);
+            }
+            s += &format!("{trail}\n{} | ", " ".repeat(gutter.len()));
+            // Under each character before the fault, as many columns as it
+            // takes on the line above; tabs are copied.
+            for c in lead.chars().chain(chars[from..at].iter().copied()) {
+                match c {
+                    '\t' => s.push('\t'),
+                    c => s.extend(std::iter::repeat_n(' ', shown_width(c))),
+                }
+            }
+            s += &format!("{caret}^{reset}\n");
         }
         s
+    }
+}
+
+/// Characters shown escaped rather than sent to the terminal: the C0 and
+/// C1 controls and DEL (a tab excepted) and the bidirectional formatting
+/// characters, which could reorder what the terminal shows.
+fn is_escaped(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Appends `c` as the terminal is to show it: escaped if [`is_escaped`].
+fn push_shown(s: &mut String, c: char) {
+    use fmt::Write;
+    if !is_escaped(c) {
+        s.push(c);
+    } else if c.is_ascii() {
+        write!(s, "\\x{:02x}", c as u32).expect("a String takes any text");
+    } else {
+        write!(s, "\\u{{{:x}}}", c as u32).expect("a String takes any text");
+    }
+}
+
+/// Columns `c` takes as [`push_shown`] shows it (a tab aside).
+fn shown_width(c: char) -> usize {
+    if !is_escaped(c) {
+        UnicodeWidthChar::width(c).unwrap_or(0)
+    } else if c.is_ascii() {
+        4
+    } else {
+        // `\u{` + hex digits + `}`
+        4 + format!("{:x}", c as u32).len()
     }
 }
 
@@ -175,6 +226,92 @@ mod tests {
             source_column: 1,
         };
         assert_eq!(d.render("f"), "f:3:5: error: bad\n3 | 1. ×E7\n  |     ^\n");
+    }
+
+    fn error_at(column: u64, source: &str) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            line: 1,
+            column,
+            message: "bad".into(),
+            source: source.into(),
+            source_column: 1,
+        }
+    }
+
+    /// The caret line: the gutter of line 1, then `pad` columns, then `^`.
+    fn caret_at(pad: usize) -> String {
+        format!("  | {}^", " ".repeat(pad))
+    }
+
+    #[test]
+    fn control_characters_are_shown_escaped_and_the_caret_counts_the_escapes() {
+        // NUL, escape, carriage return, DEL, a C1 control (CSI), a
+        // bidirectional override; the fault is the x, the 13th character.
+        let d = error_at(13, "1.\0\x1b[2J\r\x7f\u{9b}\u{202e} x");
+        let r = d.render("f");
+        let lines: Vec<&str> = r.lines().collect();
+        assert_eq!(lines[0], "f:1:13: error: bad");
+        assert_eq!(lines[1], "1 | 1.\\x00\\x1b[2J\\x0d\\x7f\\u{9b}\\u{202e} x");
+        // 1 + 1 + 4 + 4 + 3 + 4 + 4 + 6 + 8 + 1 columns before the x.
+        assert_eq!(lines[2], caret_at(36));
+    }
+
+    #[test]
+    fn no_control_character_reaches_the_terminal_from_any_part() {
+        let mut d = error_at(3, "a\x1b]0;title\x07b\0c");
+        d.message = "quoted \x1b[31mred\x1b[0m".into();
+        for color in [false, true] {
+            let r = d.render_styled("f", color);
+            let text: String = if color {
+                // Only the colours' own escapes, which start `\x1b[1;3` or `\x1b[0m`.
+                r.replace("\x1b[1;31m", "").replace("\x1b[0m", "")
+            } else {
+                r.clone()
+            };
+            assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{r:?}");
+        }
+        assert!(d.render("f").contains("quoted \\x1b[31mred\\x1b[0m"));
+    }
+
+    #[test]
+    fn tabs_are_kept_so_the_caret_lines_up() {
+        let d = error_at(4, "1.\tE7x");
+        assert_eq!(d.render("f"), "f:1:4: error: bad\n1 | 1.\tE7x\n  |   \t^\n");
+    }
+
+    #[test]
+    fn the_caret_lines_up_under_wide_characters() {
+        // Full-width digits and letters take two columns each; the header's
+        // column still counts characters: the x is the 10th.
+        let d = error_at(10, "１. Ｅ7-E13x");
+        let r = d.render("f");
+        assert!(r.starts_with("f:1:10: error: bad\n"), "{r}");
+        assert_eq!(r.lines().nth(2), Some(caret_at(11).as_str()), "{r}");
+        // CJK ideographs in a comment, then the fault.
+        let d = error_at(6, "{棋局} x");
+        assert_eq!(d.render("f").lines().nth(2), Some(caret_at(7).as_str()));
+        // A combining mark takes no column.
+        let d = error_at(5, "e\u{301}  x");
+        assert_eq!(d.render("f").lines().nth(2), Some(caret_at(3).as_str()));
+    }
+
+    #[test]
+    fn figurines_and_the_capture_sign_take_one_column() {
+        let d = error_at(4, "♘🩒×x");
+        assert_eq!(d.render("f").lines().nth(2), Some(caret_at(3).as_str()));
+    }
+
+    #[test]
+    fn the_reader_s_excerpts_show_control_bytes_escaped() {
+        let input = b"[Variant \"C'escacs\"]\n1. E7-E13\x1b[2J, E21-E15:\n*\n";
+        let (_, diags, _) = crate::Filter::default().filter_bytes(input);
+        assert!(!diags.is_empty());
+        for d in &diags {
+            let r = d.render("f");
+            assert!(!r.contains('\x1b'), "{r:?}");
+            assert!(r.contains("\\x1b[2J"), "{r:?}");
+        }
     }
 }
 

@@ -107,6 +107,7 @@ pub struct FilterBuilder {
     extra: Vec<Box<dyn Pass>>,
     strict: bool,
     fail_fast: bool,
+    fix_result: bool,
 }
 
 impl Default for FilterBuilder {
@@ -125,6 +126,7 @@ impl FilterBuilder {
             extra: Vec::new(),
             strict: false,
             fail_fast: false,
+            fix_result: false,
         }
     }
 
@@ -188,6 +190,22 @@ impl FilterBuilder {
         self
     }
 
+    /// Writes the `Result` tag of a game whose end says otherwise (its
+    /// result line, or its `#` move) with the result of that end, as
+    /// pgn-extract's `--fixresulttags` does; the warning says so.
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let game = b"[Variant \"C'escacs\"]\n[Result \"0-3\"]\n1. E7-E13#\n";
+    /// let (out, d, _) = FilterBuilder::new().fix_result(true).build().filter_bytes(game);
+    /// assert!(String::from_utf8(out).unwrap().contains("[Result \"3-0\"]"));
+    /// assert_eq!(d[0].message, "the Result tag says 0-3 but the game ends 3-0: written 3-0");
+    /// ```
+    pub fn fix_result(mut self, fix: bool) -> Self {
+        self.fix_result = fix;
+        self
+    }
+
     /// Chooses the output format.
     pub fn format(mut self, format: Format) -> Self {
         self.format = format;
@@ -216,9 +234,9 @@ impl FilterBuilder {
         };
         Filter {
             chain,
-            strict: self.strict,
             fail_fast: self.fail_fast,
-            cx: Context::default(),
+            fix_result: self.fix_result,
+            cx: Context::strict(self.strict),
             writer: Writer::new(self.format),
         }
     }
@@ -237,8 +255,8 @@ impl FilterBuilder {
 /// ```
 pub struct Filter {
     pub(crate) chain: Chain,
-    pub(crate) strict: bool,
     pub(crate) fail_fast: bool,
+    pub(crate) fix_result: bool,
     pub(crate) cx: Context,
     pub(crate) writer: Writer,
 }

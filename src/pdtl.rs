@@ -215,23 +215,31 @@ fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, PdtlError> {
 pub struct PdtlWarning {
     /// Byte offset into the tag value.
     pub offset: usize,
-    /// What was normalised.
+    /// What was found.
     pub message: String,
+    /// How it is written.
+    pub fix: String,
 }
 
 impl fmt::Display for PdtlWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "PDTL: {}", self.message)
+        write!(f, "PDTL: {}: {}", self.message, self.fix)
     }
 }
 
 /// Where [`Pdtl::parse_with_warnings`] gathers its warnings.
 type Warnings = Vec<PdtlWarning>;
 
-fn note(warnings: &mut Warnings, offset: usize, message: impl Into<String>) {
+fn note(
+    warnings: &mut Warnings,
+    offset: usize,
+    message: impl Into<String>,
+    fix: impl Into<String>,
+) {
     warnings.push(PdtlWarning {
         offset,
         message: message.into(),
+        fix: fix.into(),
     });
 }
 
@@ -308,10 +316,13 @@ impl Pdtl {
     /// let mut out = Vec::new();
     /// p.write_to(&mut out);
     /// assert_eq!(out, b"/5:P5/1:DK/ b - E11@9 0 3");
-    /// let found: Vec<(usize, &str)> = warnings.iter().map(|w| (w.offset, w.message.as_str())).collect();
+    /// let found: Vec<(usize, &str, &str)> = warnings
+    ///     .iter()
+    ///     .map(|w| (w.offset, w.message.as_str(), w.fix.as_str()))
+    ///     .collect();
     /// assert_eq!(found, [
-    ///     (6, "lines are written from 28 down to 0: line 5 comes after line 1; written in order"),
-    ///     (16, "en passant field P@E9[E11] (the author's program's form: the capture hex, then the pawn's hex in brackets) is written E11@9"),
+    ///     (6, "lines are written from 28 down to 0: line 5 comes after line 1", "written in order"),
+    ///     (16, "en passant field P@E9[E11] (the author's program's form: the capture hex, then the pawn's hex in brackets)", "written E11@9"),
     /// ]);
     /// ```
     pub fn parse_with_warnings(value: &str) -> Result<(Pdtl, Vec<PdtlWarning>), PdtlError> {
@@ -413,8 +424,9 @@ impl Pdtl {
                 return fail(
                     i,
                     format!(
-                        "line {line} has {} hexes, but {k} are described",
-                        hexes.len()
+                        "line {line} has {} hexes, but {k} {} described",
+                        hexes.len(),
+                        if k == 1 { "is" } else { "are" }
                     ),
                 );
             }
@@ -424,7 +436,10 @@ impl Pdtl {
             note(
                 &mut warnings,
                 at,
-                format!("lines are written from 28 down to 0: line {line} comes after line {before}; written in order"),
+                format!(
+                    "lines are written from 28 down to 0: line {line} comes after line {before}"
+                ),
+                "written in order",
             );
         }
         let fields_at = i;
@@ -450,7 +465,8 @@ impl Pdtl {
                 note(
                     &mut warnings,
                     value.len(),
-                    "no halfmove clock and no move number (four fields, as the author's program saves them): written 0 ?",
+                    "no halfmove clock and no move number (four fields, as the author's program saves them)",
+                    "written 0 ?",
                 );
                 return Ok((
                     Pdtl {
@@ -471,7 +487,8 @@ impl Pdtl {
                 note(
                     &mut warnings,
                     offset_of(hf),
-                    "halfmove clock - (the author's program's unknown) is written 0, the spec's unknown value",
+                    "halfmove clock - (the author's program's unknown)",
+                    "written 0, the spec's unknown value",
                 );
                 0
             }
@@ -485,7 +502,8 @@ impl Pdtl {
                 note(
                     &mut warnings,
                     value.len(),
-                    "no move number (five fields): written ?, the spec's unknown value",
+                    "no move number (five fields)",
+                    "written ?, the spec's unknown value",
                 );
                 None
             }
@@ -494,7 +512,8 @@ impl Pdtl {
                 note(
                     &mut warnings,
                     offset_of(nf),
-                    "move number - (the author's program's unknown) is written ?, the spec's unknown value",
+                    "move number - (the author's program's unknown)",
+                    "written ?, the spec's unknown value",
                 );
                 None
             }
@@ -739,7 +758,8 @@ fn parse_en_passant(f: &str, at: usize, warnings: &mut Warnings) -> Result<EnPas
         note(
             warnings,
             at,
-            format!("scornful field {f} (the author's program's form: the capturing pawn's hex, then the scornful pawn's) is written {scornful}"),
+            format!("scornful field {f} (the author's program's form: the capturing pawn's hex, then the scornful pawn's)"),
+            format!("written {scornful}"),
         );
         return Ok(EnPassant::Scornful(scornful));
     }
@@ -764,7 +784,8 @@ fn parse_en_passant(f: &str, at: usize, warnings: &mut Warnings) -> Result<EnPas
                 note(
                     warnings,
                     at,
-                    format!("en passant lines are written in ascending order: {f} is written {ep}"),
+                    format!("en passant lines are written in ascending order, not as {f}"),
+                    format!("written {ep}"),
                 );
             }
             Ok(ep)
@@ -846,9 +867,10 @@ fn program_en_passant(
         warnings,
         at,
         format!(
-            "en passant field {f} (the author's program's form: the capture {}, then the pawn's hex in brackets) is written {ep}",
+            "en passant field {f} (the author's program's form: the capture {}, then the pawn's hex in brackets)",
             if count == 1 { "hex" } else { "hexes" }
         ),
+        format!("written {ep}"),
     );
     Ok(ep)
 }
@@ -971,7 +993,7 @@ mod tests {
         p.write_to(&mut out);
         let warnings = warnings
             .into_iter()
-            .map(|w| (w.offset, w.message))
+            .map(|w| (w.offset, format!("{}: {}", w.message, w.fix)))
             .collect();
         (String::from_utf8(out).unwrap(), warnings)
     }
@@ -998,7 +1020,7 @@ mod tests {
             warnings,
             [(
                 20,
-                "lines are written from 28 down to 0: line 5 comes after line 3; written in order"
+                "lines are written from 28 down to 0: line 5 comes after line 3: written in order"
                     .to_string()
             )]
         );
@@ -1076,7 +1098,7 @@ mod tests {
                 warnings,
                 [(
                     11,
-                    format!("en passant field {field} (the author's program's form: the capture {hexes}, then the pawn's hex in brackets) is written {spec}")
+                    format!("en passant field {field} (the author's program's form: the capture {hexes}, then the pawn's hex in brackets): written {spec}")
                 )]
             );
         }
@@ -1090,7 +1112,7 @@ mod tests {
             warnings,
             [(
                 11,
-                "scornful field G13@F14 (the author's program's form: the capturing pawn's hex, then the scornful pawn's) is written F14"
+                "scornful field G13@F14 (the author's program's form: the capturing pawn's hex, then the scornful pawn's): written F14"
                     .to_string()
             )]
         );
@@ -1104,7 +1126,7 @@ mod tests {
             warnings,
             [(
                 11,
-                "en passant lines are written in ascending order: E15@19-17 is written E15@17-19"
+                "en passant lines are written in ascending order, not as E15@19-17: written E15@17-19"
                     .to_string()
             )]
         );

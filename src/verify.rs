@@ -169,7 +169,8 @@ impl Position {
     }
 
     /// [`Position::from_pdtl`], and a warning for each claim of the
-    /// castling field that the board contradicts, naming the hex.
+    /// castling field that the board contradicts, naming the hex: what the
+    /// board contradicts, and how the field is read.
     ///
     /// ```
     /// use ctlpgn_filter::{Pdtl, Position};
@@ -178,11 +179,14 @@ impl Position {
     /// let (p, warnings) = Position::from_pdtl_with_warnings(&pdtl);
     /// assert_eq!(
     ///     warnings,
-    ///     ["PDTL castling field KR says White's king's rook has not moved, but I3, its home hex, is empty: read as K (RK, the queen's rook on C3, fits the board)"]
+    ///     [(
+    ///         "PDTL castling field KR says White's king's rook has not moved, but I3, its home hex, is empty".to_string(),
+    ///         "read as K (RK, the queen's rook on C3, fits the board)".to_string()
+    ///     )]
     /// );
     /// assert!(p.to_string().ends_with(" w K- - 0 20"));
     /// ```
-    pub fn from_pdtl_with_warnings(pdtl: &Pdtl) -> (Position, Vec<String>) {
+    pub fn from_pdtl_with_warnings(pdtl: &Pdtl) -> (Position, Vec<(String, String)>) {
         let mut board = Board::default();
         for (hex, piece) in pdtl.pieces() {
             board[hex] = Some(Piece {
@@ -205,7 +209,7 @@ impl Position {
 
     /// Forgets what the castling field (`marks`) says has not moved and
     /// does not stand at home, and says so.
-    fn drop_contradicted_claims(&mut self, marks: &[CastleMark]) -> Vec<String> {
+    fn drop_contradicted_claims(&mut self, marks: &[CastleMark]) -> Vec<(String, String)> {
         let field: String = marks
             .iter()
             .map(|m| match m {
@@ -246,10 +250,12 @@ impl Position {
             };
             let king = home(KING_HOME, side);
             if u.king && !own(king, KING) {
-                warnings.push(format!(
-                    "PDTL castling field {field} says {side}'s king has not moved, but {king}, its home hex, {}: read as {}",
-                    holds(king),
-                    part(Unmoved::default())
+                warnings.push((
+                    format!(
+                        "PDTL castling field {field} says {side}'s king has not moved, but {king}, its home hex, {}",
+                        holds(king)
+                    ),
+                    format!("read as {}", part(Unmoved::default())),
                 ));
                 self.unmoved[side as usize] = Unmoved::default();
                 continue;
@@ -286,10 +292,12 @@ impl Position {
                 faults.push((which, hex, hint));
             }
             for (which, hex, hint) in faults {
-                warnings.push(format!(
-                    "PDTL castling field {field} says {side}'s {which} rook has not moved, but {hex}, its home hex, {}: read as {}{hint}",
-                    holds(hex),
-                    part(kept)
+                warnings.push((
+                    format!(
+                        "PDTL castling field {field} says {side}'s {which} rook has not moved, but {hex}, its home hex, {}",
+                        holds(hex)
+                    ),
+                    format!("read as {}{hint}", part(kept)),
                 ));
             }
             self.unmoved[side as usize] = kept;
@@ -1053,8 +1061,8 @@ impl Pass for Verify {
 
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
         let (position, warnings) = Position::from_pdtl_with_warnings(pdtl);
-        for w in warnings {
-            cx.warn(pdtl.line, pdtl.column, w);
+        for (problem, fix) in warnings {
+            cx.warn_fixed(pdtl.line, pdtl.column, problem, fix);
         }
         self.position = position;
         self.from_pdtl = true;
@@ -1665,6 +1673,7 @@ mod tests {
             ("/27:1k/25:r2r/3:R2R/1:1K/ w RKRrkr - 0 1", vec![]),
         ] {
             let (_, got) = Position::from_pdtl_with_warnings(&Pdtl::parse(value).unwrap());
+            let got: Vec<String> = got.iter().map(|(p, f)| format!("{p}: {f}")).collect();
             assert_eq!(got, warnings, "{value}");
         }
     }

@@ -175,8 +175,8 @@ fn stats_prints_counts_per_file_then_the_summary() {
         .assert()
         .success()
         .stderr(
-            "ctlpgn-filter: <stdin>: 1 games, 3 half-moves; dropped 1 comments, 1 variations, 2 ratings; 0 rejected, 0 warnings\n\
-             ctlpgn-filter: 1 games read, 1 written, 0 rejected, 0 warnings\n",
+            "ctlpgn-filter: <stdin>: 1 game, 3 half-moves; dropped 1 comment, 1 variation, 2 ratings; 0 rejected, 0 warnings\n\
+             ctlpgn-filter: 1 game read, 1 written, 0 rejected, 0 warnings\n",
         );
 }
 
@@ -276,4 +276,222 @@ fn a_game_is_named_by_its_first_line_everywhere() {
         .unwrap();
     let stderr = String::from_utf8(check.stderr).unwrap();
     assert!(stderr.contains("<stdin>:2: final position: "), "{stderr}");
+}
+
+#[test]
+fn counts_are_english() {
+    // One of each in the file's line and the summary: singular.
+    let one = "1. E7-E13 ?!:\n{ c }\n(1. F8-F12)\n*\n";
+    cmd()
+        .arg("--stats")
+        .write_stdin(one)
+        .assert()
+        .success()
+        .stderr(
+            "<stdin>:1:1: warning: no [Variant \"C'escacs\"] tag: added\n\
+             1 | 1. E7-E13 ?!:\n  | ^\n\
+             ctlpgn-filter: <stdin>: 1 game, 1 half-move; dropped 1 comment, 1 variation, 1 rating; 0 rejected, 1 warning\n\
+             ctlpgn-filter: 1 game read, 1 written, 0 rejected, 1 warning\n",
+        );
+    // None and two: plural.
+    let out = cmd()
+        .arg("--stats")
+        .arg("-q")
+        .write_stdin(format!("{GOOD}\n{GOOD}"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(": 2 games, 4 half-moves; dropped 0 comments, 0 variations, 0 ratings; 0 rejected, 0 warnings\n"),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(": 2 games read, 2 written, 0 rejected, 0 warnings\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn final_pdtl_without_verify_or_check_is_a_usage_error() {
+    let out = cmd()
+        .arg("--final-pdtl")
+        .write_stdin(GOOD)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("add --verify"), "{err}");
+    assert!(err.contains("--check"), "{err}");
+    // With either, it prints the final position.
+    for with in ["--verify", "--check"] {
+        let out = cmd()
+            .args([with, "--final-pdtl"])
+            .write_stdin("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n*\n")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{with}");
+        assert!(String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("<stdin>:1: final position: "));
+    }
+}
+
+#[test]
+fn help_has_exit_status_and_examples() {
+    let out = cmd().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let exit = help
+        .find("\nExit status:\n")
+        .expect("an exit status section");
+    let statuses = &help[exit..];
+    for status in ["0", "1", "2", "3"] {
+        assert!(
+            statuses.contains(&format!("\n  {status}   ")),
+            "{status}: {help}"
+        );
+    }
+    assert!(statuses.contains("the first of 2, 3, 1"), "{help}");
+    assert!(help.contains("\nExamples:\n  ctlpgn-filter "), "{help}");
+}
+
+#[test]
+fn the_man_page_has_exit_status_environment_and_examples_sections() {
+    let out = cmd().arg("--man").output().unwrap();
+    assert!(out.status.success());
+    let page = String::from_utf8(out.stdout).unwrap();
+    let sections: Vec<&str> = page
+        .lines()
+        .filter_map(|l| l.strip_prefix(".SH "))
+        .collect();
+    assert_eq!(
+        sections,
+        [
+            "NAME",
+            "SYNOPSIS",
+            "DESCRIPTION",
+            "OPTIONS",
+            "\"EXIT STATUS\"",
+            "ENVIRONMENT",
+            "EXAMPLES"
+        ]
+    );
+    let exit =
+        &page[page.find(".SH \"EXIT STATUS\"").unwrap()..page.find(".SH ENVIRONMENT").unwrap()];
+    for status in ["0", "1", "2", "3"] {
+        assert!(exit.contains(&format!(".TP\n\\fB{status}\\fR\n")), "{exit}");
+    }
+    let examples = &page[page.find(".SH EXAMPLES").unwrap()..];
+    assert!(
+        examples.contains("\\fBctlpgn\\-filter game.ctl\\-pgn > clean.ctl\\-pgn\\fR"),
+        "{examples}"
+    );
+    // The preamble that defines the apostrophe once, not per section.
+    assert_eq!(page.matches(".ds Aq").count(), 2, "{page}");
+}
+
+#[test]
+fn completions_offer_no_hidden_option() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = cmd().args(["--completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(script.contains("keep-comments"), "{shell}: {script}");
+        assert!(script.contains("final-pdtl"), "{shell}: {script}");
+        assert!(!script.contains("chunk-bytes"), "{shell}: {script}");
+    }
+    // The hidden option still works.
+    cmd()
+        .args(["--chunk-bytes", "64", "--jobs", "2"])
+        .write_stdin(GOOD)
+        .assert()
+        .success()
+        .stdout(GOOD_OUT);
+}
+
+/// Runs the command with stderr on a terminal (a pseudo-terminal made
+/// here) and `env` set, and returns what it wrote there.
+fn stderr_on_a_terminal(args: &[&str], env: &[(&str, &str)], input: &str) -> String {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two descriptors into the two ints it is given;
+    // the name, termios and winsize arguments may be null.
+    let r = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: both descriptors were just opened by openpty and are ours.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("ctlpgn-filter"));
+    command
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env("TERM", "xterm")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::from(slave));
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let mut child = command.spawn().unwrap();
+    // The parent's copy of the slave end is gone with `command`: the master
+    // then reads to the end once the child exits.
+    drop(command);
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let mut master = std::fs::File::from(master);
+    let mut text = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match master.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+            // EIO: the terminal's last writer has gone.
+            Err(_) => break,
+        }
+    }
+    child.wait().unwrap();
+    String::from_utf8(text).unwrap()
+}
+
+#[test]
+fn no_color_and_term_dumb_turn_colour_off_in_auto() {
+    let colored = stderr_on_a_terminal(&[], &[], BAD);
+    assert!(colored.contains("\x1b[1;31merror"), "{colored:?}");
+    for env in [[("NO_COLOR", "1")], [("TERM", "dumb")]] {
+        let plain = stderr_on_a_terminal(&[], &env, BAD);
+        assert!(plain.contains("error: the letter x"), "{env:?}: {plain:?}");
+        assert!(!plain.contains('\x1b'), "{env:?}: {plain:?}");
+        // --color always still colours.
+        let always = stderr_on_a_terminal(&["--color", "always"], &env, BAD);
+        assert!(always.contains("\x1b[1;31merror"), "{env:?}: {always:?}");
+    }
+    // An empty NO_COLOR is as if unset (no-color.org).
+    let empty = stderr_on_a_terminal(&[], &[("NO_COLOR", "")], BAD);
+    assert!(empty.contains("\x1b[1;31merror"), "{empty:?}");
+}
+
+#[test]
+fn excerpts_show_control_bytes_escaped() {
+    let out = cmd()
+        .arg("--color")
+        .arg("never")
+        .write_stdin("[Variant \"C'escacs\"]\n1. E7-E13\x1b]0;owned\x07, E21-E15:\n*\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
+    assert!(err.contains("E7-E13\\x1b]0;owned\\x07, E21-E15:"), "{err}");
 }

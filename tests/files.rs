@@ -610,6 +610,137 @@ fn an_unreadable_input_exits_2_even_when_games_were_rejected() {
     );
 }
 
+// Binary inputs
+
+/// A binary file: a NUL byte well inside its first 64 KiB.
+fn write_binary(path: &Path) {
+    let mut bytes = GOOD.as_bytes().to_vec();
+    bytes.extend_from_slice(b"\x7fELF\0\0\x01");
+    bytes.extend(std::iter::repeat_n(0xAB, 10_000));
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_binary_file_is_reported_once_skipped_and_the_run_exits_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, binary, b, rejects) = (
+        dir.path().join("a.ctl-pgn"),
+        dir.path().join("binary.ctl-pgn"),
+        dir.path().join("b.ctl-pgn"),
+        dir.path().join("rejects.ctl-pgn"),
+    );
+    write(&a, GOOD);
+    write_binary(&binary);
+    write(&b, OTHER);
+    let out = cmd()
+        .arg("--rejects")
+        .arg(&rejects)
+        .arg(&a)
+        .arg(&binary)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8(out.stdout.clone()).unwrap(),
+        format!("{GOOD_OUT}{OTHER_OUT}")
+    );
+    let err = stderr_of(&out);
+    assert_eq!(
+        err,
+        format!(
+            "ctlpgn-filter: {}: skipped: a binary file (a NUL byte at byte offset {})\n\
+             ctlpgn-filter: 2 games read, 2 written, 0 rejected, 0 warnings; 1 file skipped as binary\n",
+            binary.display(),
+            GOOD.len() + 4
+        )
+    );
+    // Not a rejected game: nothing of it in the rejects file.
+    assert_eq!(read(&rejects), "");
+}
+
+#[test]
+fn a_binary_file_exits_3_over_rejected_games_and_2_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (bad, binary) = (dir.path().join("bad.ctl-pgn"), dir.path().join("bin.pgn"));
+    write(&bad, BAD);
+    write_binary(&binary);
+    let out = cmd().arg(&bad).arg(&binary).output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr_of(&out));
+    let out = cmd()
+        .arg(&bad)
+        .arg(&binary)
+        .arg(dir.path().join("missing"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).ends_with("; 1 file unreadable; 1 file skipped as binary\n"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn binary_standard_input_is_skipped_too() {
+    let out = cmd()
+        .write_stdin(b"PK\x03\x04\0\0\x14\0".to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr_of(&out).starts_with(
+            "ctlpgn-filter: <stdin>: skipped: a binary file (a NUL byte at byte offset 4)\n"
+        ),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn a_binary_file_is_left_alone_by_in_place_and_out_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, clean) = (dir.path().join("src"), dir.path().join("clean"));
+    write(&src.join("a.ctl-pgn"), GOOD);
+    write_binary(&src.join("b.ctl-pgn"));
+    let before = fs::read(src.join("b.ctl-pgn")).unwrap();
+    let out = cmd()
+        .arg("--out-dir")
+        .arg(&clean)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(names(&clean), ["a.ctl-pgn"]);
+    let out = cmd()
+        .arg("--in-place")
+        .arg(src.join("a.ctl-pgn"))
+        .arg(src.join("b.ctl-pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(read(&src.join("a.ctl-pgn")), GOOD_OUT);
+    assert_eq!(fs::read(src.join("b.ctl-pgn")).unwrap(), before);
+    assert_eq!(names(&src), ["a.ctl-pgn", "b.ctl-pgn"]);
+}
+
+#[test]
+fn a_nul_byte_past_the_first_64_kib_is_an_error_in_its_game_not_a_binary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("long.ctl-pgn");
+    let mut text = GOOD.repeat(65_536 / GOOD.len() + 1);
+    text += "[Variant \"C'escacs\"]\n1. E7-E13\0:\n*\n";
+    write(&f, &text);
+    let out = cmd().arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(err.contains("error: NUL byte in the input"), "{err}");
+    assert!(err.contains("1. E7-E13\\x00:"), "{err}");
+    assert!(!err.contains("binary"), "{err}");
+}
+
 #[test]
 fn in_place_refuses_standard_input() {
     let dir = tempfile::tempdir().unwrap();

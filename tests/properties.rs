@@ -1300,30 +1300,70 @@ impl<'a> Scribe<'a> {
         self.put(&t);
     }
 
-    fn variation(&mut self, v: &Variation) {
+    /// The dots that show a variation item's `depth`: canonically as many
+    /// as the depth; any number is valid.
+    fn dots(&mut self, depth: usize) {
+        let n = match self.dice.pick(6) {
+            4 => 0,
+            5 => depth + 1,
+            _ => depth,
+        };
+        self.put(&".".repeat(n));
+    }
+
+    /// A variation at `depth` (1: on the main line), in the spec's layout:
+    /// items after a blank, with the dots of their depth (none right after
+    /// the `(`); comments on lines of their own.
+    fn variation(&mut self, v: &Variation, depth: usize) {
         self.put("(");
-        let mut first = true;
+        // Right after the `(` (and its label): no blank, no dots.
+        let mut opening = true;
         if let Some(l) = v.label {
             self.nothing_or_space();
             self.put(&format!("$[{l}]"));
-            first = false;
         }
+        // The White move written last, when it was the last item.
+        let mut open_pair: Option<u32> = None;
         for item in &v.items {
-            if !first {
-                match self.dice.pick(6) {
-                    4 => self.s.push_str("  "),
-                    5 => {
-                        self.s.push('\n');
-                        self.line_open = false;
-                    }
-                    _ => self.s.push(' '),
+            let at_line_start = !self.line_open;
+            if let VarItem::Comment(c) = item {
+                if self.line_open {
+                    self.newline(true);
                 }
+                if self.line_open {
+                    // Messy: the comment stays on the line.
+                    self.s.push(' ');
+                }
+                self.dots(depth);
+                self.comment(c);
+                self.newline(true);
+                opening = false;
+                open_pair = None;
+                continue;
             }
-            first = false;
-            // The spec's leading dots inside variations: `.{`, `.(`, `.6.`
-            if self.dice.chance(1, 6) {
-                self.put(".");
+            let joined = matches!(item, VarItem::Line { number, black_first: true, .. }
+                if open_pair == Some(*number));
+            if joined {
+                self.comma();
+            } else if opening {
+                if v.label.is_some() {
+                    self.s.push(' ');
+                }
+            } else {
+                if !at_line_start {
+                    match self.dice.pick(6) {
+                        4 => self.s.push_str("  "),
+                        5 => {
+                            self.s.push('\n');
+                            self.line_open = false;
+                        }
+                        _ => self.s.push(' '),
+                    }
+                }
+                self.dots(depth);
             }
+            opening = false;
+            open_pair = None;
             match item {
                 VarItem::Line {
                     number,
@@ -1338,7 +1378,8 @@ impl<'a> Scribe<'a> {
                         } else {
                             Side::Black
                         };
-                        if k == 0 {
+                        if k == 0 && joined {
+                        } else if k == 0 {
                             self.put(&format!("{n}."));
                             if side == Side::Black {
                                 self.ellipsis();
@@ -1349,17 +1390,21 @@ impl<'a> Scribe<'a> {
                             self.comma();
                         } else {
                             self.space();
+                            self.dots(depth);
                             self.put(&format!("{n}."));
                             self.space_or_none();
                         }
                         self.half_move(mv, side);
+                        open_pair = (side == Side::White).then_some(n);
                     }
                 }
-                VarItem::Comment(c) => self.comment(c),
-                VarItem::Nested(w) => self.variation(w),
+                VarItem::Nested(w) => self.variation(w, depth + 1),
+                VarItem::Comment(_) => unreachable!(),
             }
         }
-        self.nothing_or_space();
+        if self.line_open {
+            self.nothing_or_space();
+        }
         self.put(")");
     }
 
@@ -1441,7 +1486,7 @@ impl<'a> Scribe<'a> {
                 }
                 Item::Variation(v) if self.annotations => {
                     self.newline(true);
-                    self.variation(v);
+                    self.variation(v, 1);
                     interrupted |= open_pair.is_some();
                     last_was_move = false;
                 }

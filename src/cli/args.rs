@@ -1,13 +1,13 @@
 //! The options, as clap reads them and as `--help`, `--man` and
 //! `--completions` show them.
 
-use clap::{Parser, ValueEnum};
+use clap::{Command, CommandFactory, Parser, ValueEnum};
 use ctlpgn_filter::PASS_NAMES;
 use std::path::PathBuf;
 
 /// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
 #[derive(Parser, Debug)]
-#[command(version, about, after_help = EXAMPLES)]
+#[command(version, about, after_help = after_help())]
 pub struct Cli {
     /// Input files or folders, read in order (a folder: its .ctl-pgn and .pgn
     /// files, recursively); none or `-` reads standard input.
@@ -51,13 +51,17 @@ pub struct Cli {
     /// Like --verify, but write no output: only diagnostics and the exit status.
     #[arg(long, conflicts_with_all = ["output", "in_place", "out_dir", "format"])]
     pub check: bool,
-    /// With --verify or --check, print each written game's final position as
-    /// a PDTL on stderr: `FILE:LINE: final position: PDTL`.
+    /// With --verify or --check (required), print each written game's final
+    /// position as a PDTL on stderr: `FILE:LINE: final position: PDTL`.
     #[arg(long)]
     pub final_pdtl: bool,
     /// Turn every warning into an error that rejects its game.
     #[arg(long)]
     pub strict: bool,
+    /// Write a `Result` tag that contradicts the game's end (its result
+    /// line, or its `#` move) with the result of that end.
+    #[arg(long)]
+    pub fix_result: bool,
     /// Write each rejected game to FILE (`-`: standard output), byte for byte
     /// as it was read; replaced like -o's FILE.
     #[arg(long, value_name = "FILE")]
@@ -80,7 +84,8 @@ pub struct Cli {
     /// Show a progress bar even when stderr is not a terminal or the input is small.
     #[arg(long)]
     pub progress: bool,
-    /// Colour diagnostics.
+    /// Colour diagnostics (auto: when stderr is a terminal, NO_COLOR is unset
+    /// or empty, and TERM is not `dumb`).
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
     /// Print a shell completion script and exit.
@@ -107,10 +112,126 @@ pub enum Color {
     Never,
 }
 
-const EXAMPLES: &str = "Examples:
-  ctlpgn-filter game.ctl-pgn > clean.ctl-pgn       one file
-  cat games/*.ctl-pgn | ctlpgn-filter -q | reader  a pipeline stage
-  ctlpgn-filter --out-dir clean/ games/            a whole folder, recursively";
+impl Cli {
+    /// Reads the command line; exits with clap's usage error (status 2)
+    /// for what clap cannot state itself.
+    pub fn parse_checked() -> Cli {
+        let cli = Cli::parse();
+        if cli.final_pdtl && !(cli.verify || cli.check) {
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::MissingRequiredArgument,
+                    "--final-pdtl prints the final positions of a replay: \
+                     add --verify (to filter and replay) or --check (to replay only)",
+                )
+                .exit();
+        }
+        cli
+    }
+
+    /// The command as completion scripts offer it: without hidden options.
+    pub fn completed_command() -> Command {
+        let full = Cli::command();
+        let shown: Vec<_> = full
+            .get_arguments()
+            .filter(|a| !a.is_hide_set())
+            .cloned()
+            .collect();
+        Command::new(env!("CARGO_PKG_NAME"))
+            .version(env!("CARGO_PKG_VERSION"))
+            .about(full.get_about().cloned().unwrap_or_default())
+            .args(shown)
+    }
+}
+
+/// `--help`'s and the manual's examples: command, what it does.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "ctlpgn-filter game.ctl-pgn > clean.ctl-pgn",
+        "one file, filtered to standard output",
+    ),
+    (
+        "cat games/*.ctl-pgn | ctlpgn-filter -q | reader",
+        "a pipeline stage, warnings silenced",
+    ),
+    (
+        "ctlpgn-filter --out-dir clean/ games/",
+        "a whole folder, recursively, mirrored under clean/",
+    ),
+    (
+        "ctlpgn-filter --rejects fixme.ctl-pgn -o clean.ctl-pgn games.ctl-pgn",
+        "the rejected games kept aside, byte for byte as read, to fix and run again",
+    ),
+    (
+        "ctlpgn-filter --check --final-pdtl game.ctl-pgn",
+        "replay each game, write nothing, print each game's final position",
+    ),
+];
+
+/// The exit statuses: status, when.
+pub const EXIT_STATUS: &[(&str, &str)] = &[
+    (
+        "0",
+        "Every game was written (with --check: every game is coherent).",
+    ),
+    (
+        "1",
+        "A game was rejected (with --check: a game is incoherent or malformed).",
+    ),
+    (
+        "2",
+        "A usage error, a refusal to write over an input, an input that could not \
+         be read, or an error writing an output.",
+    ),
+    (
+        "3",
+        "A binary file (a NUL byte in its first 64 KiB) was skipped.",
+    ),
+];
+
+/// The environment variables read: name, what it does.
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "NO_COLOR",
+        "Set and not empty: no colour with --color auto (no-color.org).",
+    ),
+    ("TERM", "dumb: no colour with --color auto."),
+];
+
+/// How the statuses combine.
+pub const EXIT_PRECEDENCE: &str =
+    "When several apply, the first of 2, 3, 1 is the status; 0 only when none applies.";
+
+fn after_help() -> String {
+    let mut s = String::from("Examples:\n");
+    for (command, what) in EXAMPLES {
+        s += &format!("  {command}\n{}", wrap(what, 6));
+    }
+    s += "\nExit status:\n";
+    for (status, when) in EXIT_STATUS {
+        s += &format!("  {status}   {}", &wrap(when, 6)[6..]);
+    }
+    s += &wrap(EXIT_PRECEDENCE, 2);
+    s.truncate(s.trim_end().len());
+    s
+}
+
+/// `text` in lines of at most 80 columns, each indented by `indent`.
+fn wrap(text: &str, indent: usize) -> String {
+    let mut s = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent + line.len() + 1 + word.len() > 80 {
+            s += &format!("{:indent$}{line}\n", "");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += word;
+    }
+    s + &format!("{:indent$}{line}\n", "")
+}
 
 /// Bytes per chunk handed to a worker by default.
 const CHUNK_BYTES: usize = 2 << 20;

@@ -21,7 +21,7 @@ mod signals;
 mod streams;
 
 use args::Cli;
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 use inputs::{Entry, Walk};
 use output::Output;
 use session::{Outcome, Session};
@@ -30,15 +30,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_checked();
     let done = if let Some(shell) = cli.completions {
         let mut script = Vec::new();
-        clap_complete::generate(shell, &mut Cli::command(), "ctlpgn-filter", &mut script);
+        let mut command = Cli::completed_command();
+        clap_complete::generate(shell, &mut command, "ctlpgn-filter", &mut script);
         streams::to_stdout(&script).map(|()| ExitCode::SUCCESS)
     } else if cli.man {
         let mut page = Vec::new();
-        clap_mangen::Man::new(Cli::command())
-            .render(&mut page)
+        man_page(&mut page)
             .and_then(|()| streams::to_stdout(&page))
             .map(|()| ExitCode::SUCCESS)
     } else {
@@ -51,6 +51,52 @@ pub fn main() -> ExitCode {
             say!("ctlpgn-filter: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// The manual page: clap's sections, then EXIT STATUS, ENVIRONMENT and
+/// EXAMPLES (in place of clap's one section for the text after `--help`).
+fn man_page(page: &mut Vec<u8>) -> io::Result<()> {
+    type Section = fn(&clap_mangen::Man, &mut dyn io::Write) -> io::Result<()>;
+    let man = clap_mangen::Man::new(Cli::command());
+    man.render_title(page)?;
+    // Each section comes with the preamble that defines `\*(Aq`: kept once.
+    let preamble = page[..memchr::memmem::find(page, b".TH").unwrap_or(0)].to_vec();
+    let sections: [Section; 4] = [
+        clap_mangen::Man::render_name_section,
+        clap_mangen::Man::render_synopsis_section,
+        clap_mangen::Man::render_description_section,
+        clap_mangen::Man::render_options_section,
+    ];
+    for render in sections {
+        let mut section = Vec::new();
+        render(&man, &mut section)?;
+        page.extend(section.strip_prefix(&preamble[..]).unwrap_or(&section));
+    }
+    page.extend_from_slice(b".SH \"EXIT STATUS\"\n");
+    for (status, when) in args::EXIT_STATUS {
+        page.extend(format!(".TP\n\\fB{status}\\fR\n{}\n", roff(when)).bytes());
+    }
+    page.extend(format!(".PP\n{}\n", roff(args::EXIT_PRECEDENCE)).bytes());
+    page.extend_from_slice(b".SH ENVIRONMENT\n");
+    for (name, what) in args::ENVIRONMENT {
+        page.extend(format!(".TP\n\\fB{name}\\fR\n{}\n", roff(what)).bytes());
+    }
+    page.extend_from_slice(b".SH EXAMPLES\n");
+    for (command, what) in args::EXAMPLES {
+        page.extend(format!(".TP\n\\fB{}\\fR\n{}\n", roff(command), roff(what)).bytes());
+    }
+    Ok(())
+}
+
+/// `text` as roff prints it: backslashes and hyphens escaped, no request
+/// at a line start.
+fn roff(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with(['.', '\'']) {
+        format!("\\&{escaped}")
+    } else {
+        escaped
     }
 }
 
@@ -120,9 +166,9 @@ fn in_place(session: &mut Session, path: &Path) -> io::Result<()> {
     };
     if report.games_rejected > 0 {
         session.not_written(format_args!(
-            "{}: left unchanged: {} games rejected",
+            "{}: left unchanged: {} rejected",
             path.display(),
-            report.games_rejected
+            session::count(report.games_rejected, "game")
         ));
         return Ok(());
     }
@@ -141,10 +187,13 @@ fn into_dir(session: &mut Session, path: &Path, target: &Path) -> io::Result<()>
     };
     if report.games_written == 0 && report.games_rejected > 0 {
         session.not_written(format_args!(
-            "{}: not written to {}: all {} games rejected",
+            "{}: not written to {}: {}",
             path.display(),
             target.display(),
-            report.games_rejected
+            match report.games_rejected {
+                1 => "its one game rejected".to_string(),
+                n => format!("all {n} games rejected"),
+            }
         ));
         return Ok(());
     }

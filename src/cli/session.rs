@@ -9,7 +9,7 @@ use ctlpgn_filter::{
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
-use std::io::{self, BufReader, IsTerminal, Read, Write};
+use std::io::{self, BufReader, Cursor, IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -17,6 +17,10 @@ use std::sync::{Arc, Mutex};
 /// Inputs at least this large are split over several threads by default,
 /// and get a progress bar on a terminal.
 const LARGE_INPUT: u64 = 4 << 20;
+
+/// How much of an input is looked at for a NUL byte, the sign of a binary
+/// file (as ripgrep's first buffer).
+const BINARY_BLOCK: usize = 64 << 10;
 
 /// The name of the input being filtered, for `--final-pdtl` lines.
 type InputName = Arc<Mutex<String>>;
@@ -27,6 +31,7 @@ fn build_filter(cli: &Cli, name: &InputName) -> Filter {
         .keep_variations(cli.keep_variations)
         .keep_ratings(cli.keep_ratings)
         .strict(cli.strict)
+        .fix_result(cli.fix_result)
         .fail_fast(cli.fail_fast)
         .format(match cli.format {
             OutputFormat::CtlPgn => Format::CtlPgn,
@@ -35,7 +40,7 @@ fn build_filter(cli: &Cli, name: &InputName) -> Filter {
     for p in &cli.skip_pass {
         builder = builder.skip_pass(p);
     }
-    if cli.verify || cli.check || cli.final_pdtl {
+    if cli.verify || cli.check {
         let mut verify = Verify::new();
         if cli.final_pdtl {
             let name = Arc::clone(name);
@@ -55,18 +60,39 @@ fn build_filter(cli: &Cli, name: &InputName) -> Filter {
 pub struct Outcome {
     total: Report,
     unreadable: u64,
+    binary: u64,
 }
 
 impl Outcome {
-    /// 2 when an input could not be read (whatever the games did), else 1
-    /// when a game was rejected, else 0.
+    /// 2 when an input could not be read (whatever the games did), else 3
+    /// when a binary file was skipped, else 1 when a game was rejected,
+    /// else 0.
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(if self.unreadable > 0 {
             2
+        } else if self.binary > 0 {
+            3
         } else {
             u8::from(self.total.games_rejected > 0)
         })
     }
+}
+
+/// `n` and `noun`, in the plural unless `n` is 1: `1 game`, `2 games`.
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Whether `--color auto` colours: stderr is a terminal, `NO_COLOR` is
+/// unset or empty (no-color.org), and `TERM` is not `dumb`.
+fn auto_color() -> bool {
+    io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
 }
 
 /// What one run of the command carries from input to input.
@@ -80,6 +106,8 @@ pub struct Session<'c> {
     unreadable: u64,
     /// Inputs whose output was not written for their rejected games.
     not_written: u64,
+    /// Inputs skipped as binary.
+    binary: u64,
     color: bool,
 }
 
@@ -89,7 +117,7 @@ impl<'c> Session<'c> {
         let color = match cli.color {
             Color::Always => true,
             Color::Never => false,
-            Color::Auto => io::stderr().is_terminal(),
+            Color::Auto => auto_color(),
         };
         let name = InputName::default();
         Ok(Session {
@@ -100,6 +128,7 @@ impl<'c> Session<'c> {
             total: Report::default(),
             unreadable: 0,
             not_written: 0,
+            binary: 0,
             color,
         })
     }
@@ -132,14 +161,15 @@ impl<'c> Session<'c> {
     }
 
     /// [`Session::filter_file`], with an input that cannot be read reported
-    /// and answered `None`: only an output's error ends the run.
+    /// and answered `None`, as is a binary one: only an output's error ends
+    /// the run.
     pub fn filter_or_skip(
         &mut self,
         path: &Path,
         out: &mut dyn Write,
     ) -> io::Result<Option<Report>> {
         match self.filter_file(path, out) {
-            Ok(report) => Ok(Some(report)),
+            Ok(report) => Ok(report),
             Err(e) if streams::is_input_error(&e) => {
                 self.unreadable(&e);
                 Ok(None)
@@ -148,8 +178,10 @@ impl<'c> Session<'c> {
         }
     }
 
-    /// Filters one input (a path, or `-` for stdin) into `out`.
-    fn filter_file(&mut self, path: &Path, out: &mut dyn Write) -> io::Result<Report> {
+    /// Filters one input (a path, or `-` for stdin) into `out`; `None` when
+    /// it is binary (a NUL byte in its first [`BINARY_BLOCK`] bytes): then
+    /// it is reported once, and nothing of it is filtered.
+    fn filter_file(&mut self, path: &Path, out: &mut dyn Write) -> io::Result<Option<Report>> {
         let cli = self.cli;
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
@@ -168,6 +200,13 @@ impl<'c> Session<'c> {
                 .map(|m| m.len());
             (Box::new(Named::new(&name, file)), size)
         };
+        let (first, input) = first_block(input)?;
+        if let Some(at) = memchr::memchr(0, &first) {
+            say!("ctlpgn-filter: {name}: skipped: a binary file (a NUL byte at byte offset {at})");
+            self.binary += 1;
+            return Ok(None);
+        }
+        let input: Box<dyn Read> = Box::new(Cursor::new(first).chain(input));
         let jobs = match cli.jobs {
             // Final positions are printed as games end: one thread keeps their order.
             _ if cli.fail_fast || cli.final_pdtl => 1,
@@ -222,7 +261,7 @@ impl<'c> Session<'c> {
         if cli.stats {
             self.print_stats(Some(&name), &report);
         }
-        Ok(report)
+        Ok(Some(report))
     }
 
     fn progress_bar(&self, size: Option<u64>) -> ProgressBar {
@@ -261,19 +300,20 @@ impl<'c> Session<'c> {
             if file.is_none() {
                 v["files_not_written"] = self.not_written.into();
                 v["files_unreadable"] = self.unreadable.into();
+                v["files_binary"] = self.binary.into();
             }
             say!("{v}");
         } else {
             say!(
-                "ctlpgn-filter: {}: {} games, {} half-moves; dropped {} comments, {} variations, {} ratings; {} rejected, {} warnings",
+                "ctlpgn-filter: {}: {}, {}; dropped {}, {}, {}; {} rejected, {}",
                 file.unwrap_or("total"),
-                r.games_read,
-                r.half_moves,
-                r.comments_dropped,
-                r.variations_dropped,
-                r.ratings_dropped,
+                count(r.games_read, "game"),
+                count(r.half_moves, "half-move"),
+                count(r.comments_dropped, "comment"),
+                count(r.variations_dropped, "variation"),
+                count(r.ratings_dropped, "rating"),
                 r.games_rejected,
-                r.warnings
+                count(r.warnings, "warning")
             );
         }
     }
@@ -290,28 +330,30 @@ impl<'c> Session<'c> {
             || t.games_rejected > 0
             || self.unreadable > 0
             || self.not_written > 0
+            || self.binary > 0
         {
             let mut files = String::new();
             for (n, what) in [
                 (self.not_written, "not written"),
                 (self.unreadable, "unreadable"),
+                (self.binary, "skipped as binary"),
             ] {
                 if n > 0 {
-                    let s = if n == 1 { "" } else { "s" };
-                    files += &format!("; {n} file{s} {what}");
+                    files += &format!("; {} {what}", count(n, "file"));
                 }
             }
             say!(
-                "ctlpgn-filter: {} games read, {} written, {} rejected, {} warnings{files}",
-                t.games_read,
+                "ctlpgn-filter: {} read, {} written, {} rejected, {}{files}",
+                count(t.games_read, "game"),
                 t.games_written,
                 t.games_rejected,
-                t.warnings
+                count(t.warnings, "warning")
             );
         }
         Ok(Outcome {
             total: t,
             unreadable: self.unreadable,
+            binary: self.binary,
         })
     }
 }
@@ -344,7 +386,7 @@ impl Write for GameCounter<'_> {
             }
             if games > 0 {
                 self.games += games as u64;
-                self.bar.set_message(format!("{} games", self.games));
+                self.bar.set_message(count(self.games, "game"));
             }
         }
         Ok(n)
@@ -353,4 +395,14 @@ impl Write for GameCounter<'_> {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// Reads the first [`BINARY_BLOCK`] bytes of `input` (fewer at its end);
+/// returns them and the rest.
+fn first_block(mut input: Box<dyn Read>) -> io::Result<(Vec<u8>, Box<dyn Read>)> {
+    let mut first = Vec::with_capacity(BINARY_BLOCK);
+    (&mut input)
+        .take(BINARY_BLOCK as u64)
+        .read_to_end(&mut first)?;
+    Ok((first, input))
 }

@@ -70,6 +70,7 @@ enum FaultKind {
     NoHexAtEnd,
     NotAHex,
     LowerCaseColumn,
+    LowerCasePiece,
     OffBoard,
     PromotesTo,
     NoPromotionPiece,
@@ -106,6 +107,14 @@ impl Fault {
                 at[0].to_ascii_uppercase() as char,
                 String::from_utf8_lossy(&at[1..1 + digits])
             ),
+            FaultKind::LowerCasePiece => {
+                let mut fixed = word.to_vec();
+                fixed[self.offset].make_ascii_uppercase();
+                format!(
+                    "piece letters are upper case: write {}",
+                    String::from_utf8_lossy(&fixed)
+                )
+            }
             FaultKind::OffBoard => match Hex::parse(&at[..1 + digits]) {
                 Err(e @ HexError::NoColumn(b'J')) => {
                     format!("{e}; J is the bishop's letter: a bishop move is written JF4-D10")
@@ -317,6 +326,12 @@ impl Cursor<'_> {
             return fail(i, FaultKind::NoHexAtEnd);
         };
         let digits = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if c.is_ascii_lowercase()
+            && self.at(i + 1).is_ascii_uppercase()
+            && is_piece_letter(c.to_ascii_uppercase())
+        {
+            return fail(i, FaultKind::LowerCasePiece);
+        }
         if !c.is_ascii_alphabetic() || digits == 0 {
             return fail(i, FaultKind::NotAHex);
         }
@@ -606,6 +621,18 @@ mod tests {
         assert_eq!(
             error("E7-e13").1,
             "column letters are upper case: write E13"
+        );
+    }
+
+    #[test]
+    fn a_lower_case_piece_letter_is_an_error_naming_the_fix() {
+        assert_eq!(
+            error("nE25-C21"),
+            (0, "piece letters are upper case: write NE25-C21".into())
+        );
+        assert_eq!(
+            error("E13×nF16").1,
+            "piece letters are upper case: write E13×NF16"
         );
     }
 

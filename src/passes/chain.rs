@@ -11,6 +11,7 @@ use crate::grammar::model::{HalfMove, Outcome};
 use crate::grammar::redefine::RedefineMap;
 use crate::pdtl::Pdtl;
 use crate::verify::Verify;
+use std::fmt;
 
 /// Whether an item goes on down the chain: see [`Pass`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,6 +172,8 @@ pub struct Context {
     /// memory and time in proportion to its size, not to its faults.
     pub(crate) diagnostics: Vec<Diagnostic>,
     has_error: bool,
+    /// `--strict`: a warning rejects the game, and says so.
+    pub(crate) strict: bool,
 }
 
 /// Warnings kept for one game.
@@ -185,10 +188,43 @@ impl Context {
         }
     }
 
-    /// Reports a warning: the game is still written (unless `--strict`).
+    /// Reports a warning: the game is still written (unless `--strict`,
+    /// which makes it the error that rejects the game).
     pub fn warn(&mut self, line: u64, column: u64, message: impl Into<String>) {
-        if !self.has_error && self.diagnostics.len() < MAX_WARNINGS {
-            self.push(Severity::Warning, line, column, message.into());
+        let message = message.into();
+        if self.strict {
+            self.error(line, column, format!("{message}: rejected by --strict"));
+        } else if !self.has_error && self.diagnostics.len() < MAX_WARNINGS {
+            self.push(Severity::Warning, line, column, message);
+        }
+    }
+
+    /// Reports a warning about a `problem` the filter repairs, saying how
+    /// (`fix`: "added", "read as PDTL"); under `--strict` the game is
+    /// rejected instead, and the message says so.
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let (_, d, _) = FilterBuilder::new().build().filter_bytes(b"1. E7-E13:\n");
+    /// assert_eq!(d[0].message, "no [Variant \"C'escacs\"] tag: added");
+    /// let (_, d, _) = FilterBuilder::new().strict(true).build().filter_bytes(b"1. E7-E13:\n");
+    /// assert_eq!(
+    ///     d[0].message,
+    ///     "no [Variant \"C'escacs\"] tag: rejected by --strict (without it: added)"
+    /// );
+    /// ```
+    pub fn warn_fixed(
+        &mut self,
+        line: u64,
+        column: u64,
+        problem: impl fmt::Display,
+        fix: impl fmt::Display,
+    ) {
+        if self.strict {
+            let message = format!("{problem}: rejected by --strict (without it: {fix})");
+            self.error(line, column, message);
+        } else {
+            self.warn(line, column, format!("{problem}: {fix}"));
         }
     }
 
@@ -209,6 +245,14 @@ impl Context {
         });
     }
 
+    /// A context whose warnings reject the game when `strict`.
+    pub(crate) fn strict(strict: bool) -> Context {
+        Context {
+            strict,
+            ..Context::default()
+        }
+    }
+
     /// A new game: no diagnostics, no letters redefined.
     pub(crate) fn reset(&mut self, game_line: u64) {
         self.redefine = RedefineMap::default();
@@ -216,14 +260,6 @@ impl Context {
         self.game_line = game_line;
         self.diagnostics.clear();
         self.has_error = false;
-    }
-
-    /// `--strict`: every warning rejects the game.
-    pub(crate) fn make_warnings_errors(&mut self) {
-        for d in &mut self.diagnostics {
-            d.severity = Severity::Error;
-        }
-        self.has_error |= !self.diagnostics.is_empty();
     }
 }
 
@@ -290,11 +326,6 @@ pub trait Pass: Send {
 
     /// A variation opens or closes.
     fn variation(&mut self, _edge: Variation, _cx: &mut Context) -> Flow {
-        Flow::Keep
-    }
-
-    /// A move number inside a kept variation.
-    fn variation_number(&mut self, _number: u32, _cx: &mut Context) -> Flow {
         Flow::Keep
     }
 
@@ -473,15 +504,6 @@ impl Chain {
     pub fn variation(&mut self, edge: Variation, cx: &mut Context) -> Flow {
         each_pass!(&mut *self, |p, w| if w.contains(Interest::VARIATIONS)
             && p.variation(edge, cx) == Flow::Drop
-        {
-            return Flow::Drop;
-        });
-        Flow::Keep
-    }
-
-    pub fn variation_number(&mut self, number: u32, cx: &mut Context) -> Flow {
-        each_pass!(&mut *self, |p, w| if w.contains(Interest::VARIATIONS)
-            && p.variation_number(number, cx) == Flow::Drop
         {
             return Flow::Drop;
         });

@@ -25,11 +25,8 @@ impl FanToLetters {
     fn glyph(&mut self, g: &mut Glyph, cx: &mut Context, line: u64, column: u64) {
         if g.fan.take().is_some() && !cx.redefine.fan() && !self.warned {
             self.warned = true;
-            cx.warn(
-                line,
-                column,
-                "FAN figurine in a game without [Redefine \"FAN\"]; read as its letter",
-            );
+            let problem = "FAN figurine in a game without [Redefine \"FAN\"]";
+            cx.warn_fixed(line, column, problem, "read as its letter");
         }
     }
 }

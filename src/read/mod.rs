@@ -18,12 +18,14 @@ use crate::diag::{char_column, chars_in, excerpt_at, Diagnostic, Severity};
 use crate::filter::{Filter, Report};
 use crate::grammar::half_move::{self, Traits};
 use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side};
+use crate::grammar::standard_chess;
 use crate::grammar::token::{self, label_value, number_value, tag_parts, Token};
-use crate::passes::{Flow, Interest, Tag, Variation};
+use crate::passes::{Context, Flow, Interest, Tag, Variation};
 use crate::pdtl::Pdtl;
 use input::{Input, Spill};
 use logos::Logos;
 use movetext::Movetext;
+use std::fmt;
 use std::io::{self, Read, Write};
 use unicode_normalization::UnicodeNormalization;
 
@@ -418,11 +420,19 @@ impl Reading<'_> {
         self.fill_sources(held, base);
     }
 
-    /// A warning at stream offset `at` of the current line.
+    /// A warning at stream offset `at` of the current line, about a
+    /// `problem` the filter repairs as `fix` says.
     #[cold]
-    fn warn_at(&mut self, held: &[u8], base: u64, at: u64, message: String) {
+    fn warn_fixed_at(
+        &mut self,
+        held: &[u8],
+        base: u64,
+        at: u64,
+        problem: impl fmt::Display,
+        fix: impl fmt::Display,
+    ) {
         let (line, column) = self.position(held, base, at);
-        self.f.cx.warn(line, column, message);
+        self.f.cx.warn_fixed(line, column, problem, fix);
         self.fill_sources(held, base);
     }
 
@@ -440,16 +450,20 @@ impl Reading<'_> {
         )
     }
 
-    /// A diagnostic made later about `mark`.
+    /// A diagnostic made later about `mark`: `say` reports it to the
+    /// context at the mark's line and column.
     #[cold]
     #[inline(never)]
-    fn late(&mut self, held: &[u8], base: u64, mark: Mark, severity: Severity, message: String) {
+    fn late(
+        &mut self,
+        held: &[u8],
+        base: u64,
+        mark: Mark,
+        say: impl FnOnce(&mut Context, u64, u64),
+    ) {
         let mark = resolve(held, base, mark);
         let n = self.f.cx.diagnostics.len();
-        match severity {
-            Severity::Error => self.f.cx.error(mark.line, mark.column, message),
-            Severity::Warning => self.f.cx.warn(mark.line, mark.column, message),
-        }
+        say(&mut self.f.cx, mark.line, mark.column);
         if self.f.cx.diagnostics.len() > n && mark.at >= base {
             let (text, first) = excerpt_at(held, (mark.at - base) as usize, mark.column);
             let d = &mut self.f.cx.diagnostics[n];
@@ -644,6 +658,10 @@ impl Reading<'_> {
                         map: None,
                     };
                     self.half_move(held, base, s, number, side);
+                    if self.at != from {
+                        // A move with blanks around its dash was read up to `self.at`.
+                        return Ok(());
+                    }
                     continue;
                 }
                 Ok(Token::Number) if in_movetext => {
@@ -658,6 +676,9 @@ impl Reading<'_> {
                         map: None,
                     };
                     self.token(held, base, tok, s)?;
+                    if self.at != from {
+                        return Ok(());
+                    }
                 }
                 Err(()) => {
                     self.not_a_token(held, base, &text[span.start..], at)?;
@@ -767,6 +788,7 @@ impl Reading<'_> {
             Some('[') => "tag not closed: a tag is [Name \"value\"] on one line".to_string(),
             Some('\0') => "NUL byte in the input".to_string(),
             Some(c) if c.is_control() => format!("control character U+{:04X}", c as u32),
+            Some(';') => standard_chess::SEMICOLON.to_string(),
             Some(c) => format!("unexpected character '{c}'"),
         };
         self.error_at(held, base, at, message);
@@ -897,11 +919,6 @@ impl Reading<'_> {
                 let n = number_value(s.text);
                 self.numbers.number = n;
                 self.numbers.side = Some(Side::White);
-                self.f.cx.depth = self.depth;
-                if self.f.chain.variation_number(n, &mut self.f.cx) == Flow::Keep {
-                    self.f.writer.variation_number(n);
-                }
-                self.fill_sources(held, base);
             }
             Token::Dots if s.text.len() == 3 => self.numbers.side = Some(Side::Black),
             Token::Ellipsis => self.numbers.side = Some(Side::Black),
@@ -1038,17 +1055,17 @@ impl Reading<'_> {
             nfc = raw.nfc().collect::<String>();
             &nfc
         };
+        let name = if name != "Variant" && name.eq_ignore_ascii_case("Variant") {
+            let problem = format_args!("tag name {name} (tag names are case-sensitive)");
+            self.warn_fixed_at(held, base, s.at, problem, "read as Variant");
+            "Variant"
+        } else {
+            name
+        };
         match name {
             "Variant" => {
                 self.game.has_variant = true;
-                if value != "C'escacs" {
-                    self.error_at(
-                        held,
-                        base,
-                        s.at,
-                        format!("Variant \"{value}\" is not C'escacs: this filter reads C'escacs games only"),
-                    );
-                }
+                self.variant(held, base, value, value_at);
             }
             "Redefine" => {
                 if let Err(e) = self.f.cx.redefine.merge(value) {
@@ -1061,11 +1078,8 @@ impl Reading<'_> {
             }
             "PDTL" | "DPTL" => {
                 if name == "DPTL" {
-                    self.f.cx.warn(
-                        self.line,
-                        column,
-                        "tag DPTL is read as PDTL (the usual misspelling)",
-                    );
+                    let fix = "read as PDTL (the usual misspelling)";
+                    self.f.cx.warn_fixed(self.line, column, "tag DPTL", fix);
                 }
                 if self.game.has_setup {
                     self.error_at(held, base, s.at, "a game has one PDTL tag");
@@ -1076,7 +1090,13 @@ impl Reading<'_> {
                     Ok((mut pdtl, normalised)) => {
                         for w in normalised {
                             let at = value_at + byte_in_value(raw, value, w.offset) as u64;
-                            self.warn_at(held, base, at, w.to_string());
+                            self.warn_fixed_at(
+                                held,
+                                base,
+                                at,
+                                format_args!("PDTL: {}", w.message),
+                                &w.fix,
+                            );
                         }
                         pdtl.line = self.line;
                         pdtl.column = column;
@@ -1104,6 +1124,29 @@ impl Reading<'_> {
         }
         self.fill_sources(held, base);
         Ok(())
+    }
+
+    /// The Variant tag's value, at stream offset `at`: C'escacs, or
+    /// unambiguously meant to be (a typographic apostrophe, another case).
+    fn variant(&mut self, held: &[u8], base: u64, value: &str, at: u64) {
+        const CESCACS: &str = "C'escacs";
+        if value == CESCACS {
+            return;
+        }
+        let apostrophes = ['’', '‘', 'ʼ', '´', '`', '′'];
+        let plain = value.replace(apostrophes, "'");
+        let problem = if plain == CESCACS {
+            "has a typographic apostrophe"
+        } else if plain.eq_ignore_ascii_case(CESCACS) {
+            "is C'escacs in another case"
+        } else {
+            let message = format!(
+                "Variant \"{value}\" is not C'escacs: this filter reads C'escacs games only"
+            );
+            return self.error_at(held, base, at, message);
+        };
+        let problem = format_args!("Variant \"{value}\" {problem}");
+        self.warn_fixed_at(held, base, at, problem, "read as C'escacs");
     }
 
     /// A move number `n.` or `n?` at stream offset `at`.
@@ -1160,15 +1203,33 @@ impl Reading<'_> {
                 };
                 self.has_pending = true;
             }
-            Err(e) => self.not_a_half_move(held, base, s, e),
+            Err(e) => self.not_a_half_move(held, base, s, e, number, side),
         }
     }
 
     #[cold]
-    fn not_a_half_move(&mut self, held: &[u8], base: u64, s: Span<'_>, e: half_move::Fault) {
-        // A word cut short by invalid UTF-8: that is what to say.
+    fn not_a_half_move(
+        &mut self,
+        held: &[u8],
+        base: u64,
+        s: Span<'_>,
+        e: half_move::Fault,
+        number: u32,
+        side: Side,
+    ) {
         let next = s.at + s.text.len() as u64;
         let rest = &held[(next - base) as usize..];
+        if s.map.is_none()
+            && e.offset == s.text.len()
+            && self.spaced_move(held, base, s, number, side)
+        {
+            return;
+        }
+        let line_rest = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        if let Some(message) = standard_chess::move_message(s.text, line_rest) {
+            return self.error_at(held, base, s.at, message);
+        }
+        // A word cut short by invalid UTF-8: that is what to say.
         if !self.utf8 && s.map.is_none() && !rest.is_empty() && first_char(rest).is_none() {
             return self.error_at(
                 held,
@@ -1182,6 +1243,91 @@ impl Reading<'_> {
         }
         let at = s.offset(e.offset);
         self.error_at(held, base, at, e.message(s.text));
+    }
+
+    /// `E7 - E13`, `E7- E13`, `JE5 × F16`: a move with blanks around its
+    /// dash or `×`, read as one word (with a warning) when the word `s`
+    /// ends where its separator or destination is due. Reading goes on
+    /// after the move (`self.at`).
+    fn spaced_move(
+        &mut self,
+        held: &[u8],
+        base: u64,
+        s: Span<'_>,
+        number: u32,
+        side: Side,
+    ) -> bool {
+        let next = s.at + s.text.len() as u64;
+        let rest = &held[(next - base) as usize..];
+        let rest = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+        let blanks = |b: &[u8]| b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+        let mut i = blanks(rest);
+        // A dash or `×`; not `*`, which alone is a result.
+        let separator_at = |b: &[u8], i: usize| match half_move::dash_at(b, i) {
+            Some((_, n)) => Some(n),
+            None => b[i..].starts_with("×".as_bytes()).then_some(2),
+        };
+        let t = s.text;
+        let ends_in_separator =
+            (1..=3).any(|n| t.len() > n && separator_at(t, t.len() - n) == Some(n));
+        let separator = if ends_in_separator {
+            None
+        } else {
+            let Some(n) = separator_at(rest, i) else {
+                return false;
+            };
+            let d = (i, n);
+            i += n;
+            i += blanks(&rest[i..]);
+            Some(d)
+        };
+        let word = rest[i..]
+            .iter()
+            .position(|&c| {
+                matches!(
+                    c,
+                    b' ' | b'\t' | b'\r' | b'{' | b'(' | b')' | b'!' | b'?' | b'$' | b':' | b','
+                )
+            })
+            .unwrap_or(rest.len() - i);
+        if i == 0 || word == 0 {
+            return false;
+        }
+        let mut fold = std::mem::take(&mut self.fold);
+        let mut map = std::mem::take(&mut self.fold_map);
+        fold.clear();
+        map.clear();
+        let mut take = |from: usize, bytes: &[u8]| {
+            fold.extend_from_slice(bytes);
+            map.extend((from..from + bytes.len()).map(|o| o as u32));
+        };
+        take(0, s.text);
+        let len = s.text.len();
+        if let Some((d, n)) = separator {
+            take(len + d, &rest[d..d + n]);
+        }
+        take(len + i, &rest[i..i + word]);
+        let joined = half_move::parse(&fold).is_ok();
+        if joined {
+            let written = String::from_utf8_lossy(&fold).into_owned();
+            self.warn_fixed_at(
+                held,
+                base,
+                next,
+                "blanks inside a move",
+                format_args!("read as {written}"),
+            );
+            let span = Span {
+                text: &fold,
+                at: s.at,
+                map: Some((s.at, &map)),
+            };
+            self.half_move(held, base, span, number, side);
+            self.at = next + (i + word) as u64;
+        }
+        self.fold = fold;
+        self.fold_map = map;
+        joined
     }
 
     fn annotation(&mut self, held: &[u8], base: u64, tok: Token, s: Span<'_>) {
@@ -1296,23 +1442,15 @@ impl Reading<'_> {
         let text = String::from_utf8_lossy(s.text);
         let outcome = match tok {
             Token::PgnDraw => {
-                self.error_at(
-                    held,
-                    base,
-                    s.at,
-                    format!("result {text} is PGN: CTL-PGN writes 1-1"),
-                );
+                let message = standard_chess::result_message(s.text);
+                self.error_at(held, base, s.at, message);
                 Outcome::Draw
             }
             _ => match Outcome::parse(&text) {
                 Some(o) => o,
                 None => {
-                    let hint = match text.as_bytes() {
-                        [b'1', _, b'0'] => " is PGN: CTL-PGN writes 3-0",
-                        [b'0', _, b'1'] => " is PGN: CTL-PGN writes 0-3",
-                        _ => " is not a result: results are 3-0 2-1 0-3 1-2 1-1 *",
-                    };
-                    self.error_at(held, base, s.at, format!("result {text}{hint}"));
+                    let message = standard_chess::result_message(s.text);
+                    self.error_at(held, base, s.at, message);
                     Outcome::Unfinished
                 }
             },
@@ -1594,13 +1732,9 @@ impl Reading<'_> {
     #[inline(never)]
     fn variation_not_closed(&mut self, held: &[u8], base: u64) {
         let mark = self.game.variation;
-        self.late(
-            held,
-            base,
-            mark,
-            Severity::Error,
-            "variation not closed: ) is missing".to_string(),
-        );
+        self.late(held, base, mark, |cx, l, c| {
+            cx.error(l, c, "variation not closed: ) is missing")
+        });
         self.depth = 0;
         self.numbers = VariationNumbers::default();
         self.mode = Mode::Tokens;
@@ -1643,13 +1777,9 @@ impl Reading<'_> {
         self.leave_tags(held, base);
         if self.mode == Mode::Comment {
             let mark = self.game.comment;
-            self.late(
-                held,
-                base,
-                mark,
-                Severity::Error,
-                "comment not closed: } is missing".into(),
-            );
+            self.late(held, base, mark, |cx, l, c| {
+                cx.error(l, c, "comment not closed: } is missing")
+            });
             self.mode = Mode::Tokens;
         }
         if self.depth > 0 {
@@ -1658,56 +1788,49 @@ impl Reading<'_> {
         let start = self.game.start;
         if only_comments {
             let message = "a comment that belongs to no game: no tags and no moves come with it";
-            self.late(held, base, start, Severity::Error, message.into());
+            self.late(held, base, start, |cx, l, c| cx.error(l, c, message));
         } else if let Some(missing) = self.movetext.dangling() {
             let mark = self.game.last_number;
-            self.late(held, base, mark, Severity::Error, missing);
+            self.late(held, base, mark, |cx, l, c| cx.error(l, c, missing));
         } else if !self.game.has_tags && !self.movetext.has_moves {
             let message = "no game here: a game has tags ([Variant \"C'escacs\"] first) or moves";
-            self.late(held, base, start, Severity::Error, message.into());
+            self.late(held, base, start, |cx, l, c| cx.error(l, c, message));
         }
         if !self.game.has_variant {
-            self.late(
-                held,
-                base,
-                start,
-                Severity::Warning,
-                "no [Variant \"C'escacs\"] tag: added".into(),
-            );
+            self.late(held, base, start, |cx, l, c| {
+                cx.warn_fixed(l, c, "no [Variant \"C'escacs\"] tag", "added")
+            });
         }
         if self.movetext.has_moves && !self.movetext.last_move_ends {
             let mark = self.game.last_move;
-            self.late(
-                held,
-                base,
-                mark,
-                Severity::Warning,
-                "the last move has no end marker (: or #)".into(),
-            );
+            self.late(held, base, mark, |cx, l, c| {
+                cx.warn(l, c, "the last move has no end marker (: or #)")
+            });
         }
         let tag = self.game.result_tag;
         let result = self.movetext.outcome(tag.map(|t| t.0));
         if let Some((written, mark)) = tag {
             if written != result {
-                self.late(
-                    held,
-                    base,
-                    mark,
-                    Severity::Warning,
-                    format!(
-                        "the Result tag says {} but the game ends {}",
-                        written.as_str(),
-                        result.as_str()
-                    ),
+                let problem = format!(
+                    "the Result tag says {} but the game ends {}",
+                    written.as_str(),
+                    result.as_str()
                 );
+                if self.f.fix_result {
+                    self.f.writer.fix_result_tag(result);
+                    let fix = format!("written {}", result.as_str());
+                    self.late(held, base, mark, |cx, l, c| {
+                        cx.warn_fixed(l, c, problem, fix)
+                    });
+                } else {
+                    let hint = format!("{problem} (--fix-result writes the tag so)");
+                    self.late(held, base, mark, |cx, l, c| cx.warn(l, c, hint));
+                }
             }
         }
         self.f.chain.end_game(self.movetext.result, &mut self.f.cx);
         self.fill_sources(held, base);
         let cx = &mut self.f.cx;
-        if self.f.strict {
-            cx.make_warnings_errors();
-        }
         self.counts.games_read += 1;
         let rejected = cx.has_error();
         if rejected {

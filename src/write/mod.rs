@@ -2,10 +2,14 @@
 //! way only. A game is built in memory and written whole, so that a game
 //! rejected half-way leaves nothing behind.
 
-use crate::grammar::hex::push_decimal;
-use crate::grammar::model::{HalfMove, Outcome, Side};
+mod ctl;
+mod json;
+
+use crate::grammar::model::{HalfMove, Outcome};
 use crate::passes::{Tag, Variation};
 use crate::pdtl::Pdtl;
+use ctl::CtlPgn;
+use json::Ndjson;
 use std::io::{self, Write};
 
 /// What the writer produces.
@@ -30,278 +34,88 @@ pub enum Format {
     Ndjson,
 }
 
-/// Buffers of the game being written; reused from game to game.
-#[derive(Debug, Default)]
+/// The writer: the game laid out in the format asked for.
+#[derive(Debug)]
 pub(crate) struct Writer {
-    pub format: Format,
     /// Input name, for ndjson's `file`.
     pub file: String,
     /// Input line where the game starts, for ndjson's `line`.
     line: u64,
-    /// ndjson: the canonical PDTL, if any.
-    start: Vec<u8>,
-    /// Tag lines, after the `Variant` line, which is always written first
-    /// (ndjson: the tag pairs but `Variant`).
-    head: Vec<u8>,
-    /// Movetext lines, and kept comments and variations between them.
-    body: Vec<u8>,
-    /// Kept comments after the result.
-    tail: Vec<u8>,
-    /// A main-line half-move was written.
-    moved: bool,
-    /// Number of the move line still open (White moved, Black not yet).
-    open_line: Option<u32>,
-    /// Text of the variation being kept, from its outermost `(`.
-    variation: Vec<u8>,
-    /// Inside a kept variation: the last item was a White half-move.
-    after_white: bool,
-    /// Inside a kept variation: a move number waits for its half-move.
-    number: Option<u32>,
+    layout: Layout,
+}
+
+#[derive(Debug)]
+enum Layout {
+    CtlPgn(CtlPgn),
+    Ndjson(Ndjson),
+}
+
+/// Calls the same method of whichever layout is in use.
+macro_rules! laid_out {
+    ($self:expr, $w:ident => $call:expr) => {
+        match &mut $self.layout {
+            Layout::CtlPgn($w) => $call,
+            Layout::Ndjson($w) => $call,
+        }
+    };
 }
 
 impl Writer {
     pub fn new(format: Format) -> Writer {
         Writer {
-            format,
-            ..Writer::default()
+            file: String::new(),
+            line: 0,
+            layout: match format {
+                Format::CtlPgn => Layout::CtlPgn(CtlPgn::default()),
+                Format::Ndjson => Layout::Ndjson(Ndjson::default()),
+            },
         }
     }
 
     pub fn begin(&mut self, line: u64) {
         self.line = line;
-        self.start.clear();
-        self.head.clear();
-        if self.format == Format::CtlPgn {
-            self.head.extend_from_slice(VARIANT_LINE);
-        }
-        self.body.clear();
-        self.tail.clear();
-        self.variation.clear();
-        self.open_line = None;
-        self.moved = false;
-        self.after_white = false;
-        self.number = None;
+        laid_out!(self, w => w.begin())
     }
 
+    /// A tag pair; the `Variant` tag is the writer's own, written first.
     pub fn tag(&mut self, tag: &Tag<'_>) {
-        if tag.name == "Variant" {
-            return;
+        if tag.name != "Variant" {
+            laid_out!(self, w => w.tag(tag))
         }
-        if self.format == Format::Ndjson {
-            self.head.extend_from_slice(b",[");
-            json_string(&mut self.head, tag.name.as_bytes());
-            self.head.push(b',');
-            json_string(&mut self.head, &unescape_pgn(tag.value.as_bytes()));
-            self.head.push(b']');
-            return;
-        }
-        write_tag(&mut self.head, tag.name.as_bytes(), tag.value.as_bytes());
+    }
+
+    /// `--fix-result`: the `Result` tag, if written, says `result`.
+    pub fn fix_result_tag(&mut self, result: Outcome) {
+        laid_out!(self, w => w.fix_result_tag(result))
     }
 
     pub fn setup(&mut self, pdtl: &Pdtl) {
-        if self.format == Format::Ndjson {
-            pdtl.write_to(&mut self.start);
-            return;
-        }
-        self.head.extend_from_slice(b"[PDTL \"");
-        pdtl.write_to(&mut self.head);
-        self.head.extend_from_slice(b"\"]\n");
+        laid_out!(self, w => w.setup(pdtl))
     }
 
-    fn close_line(&mut self) {
-        if self.open_line.take().is_some() {
-            self.body.push(b'\n');
-        }
-    }
-
-    /// Lays out a half-move; `text` is its move as
-    /// [`HalfMove::write_move`] writes it, when the reader has it already.
+    /// A half-move at variation `depth` (0: the main line); `text` is its
+    /// move as [`HalfMove::write_move`] writes it, when the reader has it.
     #[inline]
     pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
-        if self.format == Format::Ndjson {
-            if depth == 0 {
-                self.json_move(mv, text);
-            }
-            return;
-        }
-        if depth > 0 {
-            return self.variation_move(mv, text);
-        }
-        self.main_line(mv, text);
+        laid_out!(self, w => w.half_move(mv, depth, text))
     }
 
-    /// Lays out a main-line half-move: `N. WHITE, BLACK` a line, `N. ..., `
-    /// for a Black move that opens one.
-    fn main_line(&mut self, mv: &HalfMove, text: Option<&[u8]>) {
-        // `N?` marks a game's first move line only: the reader accepts it nowhere else.
-        let mark = if mv.unknown_number && !self.moved {
-            b'?'
-        } else {
-            b'.'
-        };
-        self.moved = true;
-        match mv.side {
-            Side::White => {
-                self.close_line();
-                push_decimal(&mut self.body, u64::from(mv.number));
-                self.body.extend_from_slice(&[mark, b' ']);
-                self.open_line = Some(mv.number);
-            }
-            Side::Black if self.open_line == Some(mv.number) => {
-                self.body.extend_from_slice(b", ");
-            }
-            Side::Black => {
-                self.close_line();
-                push_decimal(&mut self.body, u64::from(mv.number));
-                self.body.extend_from_slice(&[mark, b' ']);
-                self.body.extend_from_slice(b"..., ");
-            }
-        }
-        write_move(mv, text, &mut self.body);
-        mv.write_annotations(&mut self.body);
-        mv.write_indicators(&mut self.body);
-        if mv.side == Side::Black {
-            self.open_line = Some(0);
-            self.close_line();
-        }
-    }
-
-    fn json_move(&mut self, mv: &HalfMove, text: Option<&[u8]>) {
-        let b = &mut self.body;
-        if !b.is_empty() {
-            b.push(b',');
-        }
-        b.extend_from_slice(b"{\"number\":");
-        push_decimal(b, u64::from(mv.number));
-        b.extend_from_slice(match mv.side {
-            Side::White => b",\"side\":\"white\",\"move\":\"",
-            Side::Black => b",\"side\":\"black\",\"move\":\"",
-        });
-        // Move text is ASCII letters, digits and signs, or ∞: nothing to escape.
-        write_move(mv, text, b);
-        b.push(b'"');
-        if mv.draw_offer {
-            b.extend_from_slice(b",\"draw_offer\":true");
-        }
-        if mv.end {
-            b.extend_from_slice(b",\"end\":true");
-        }
-        b.push(b'}');
-    }
-
-    fn variation_move(&mut self, mv: &HalfMove, text: Option<&[u8]>) {
-        let v = &mut self.variation;
-        if let Some(n) = self.number.take() {
-            space(v);
-            push_decimal(v, u64::from(n));
-            v.extend_from_slice(if mv.unknown_number { b"? " } else { b". " });
-            if mv.side == Side::Black {
-                v.extend_from_slice(b"..., ");
-            }
-        } else if mv.side == Side::Black && self.after_white {
-            v.extend_from_slice(b", ");
-        } else {
-            space(v);
-        }
-        write_move(mv, text, v);
-        mv.write_annotations(v);
-        mv.write_indicators(v);
-        self.after_white = mv.side == Side::White;
-    }
-
-    pub fn variation_number(&mut self, number: u32) {
-        if self.format == Format::Ndjson {
-            return;
-        }
-        self.number = Some(number);
-    }
-
+    /// A variation opens or closes; `depth` is its own (1: on the main line).
     pub fn variation(&mut self, edge: Variation, depth: u32) {
-        if self.format == Format::Ndjson {
-            return;
-        }
-        match edge {
-            Variation::Open { label } => {
-                if depth == 1 {
-                    self.close_line();
-                } else {
-                    space(&mut self.variation);
-                }
-                self.variation.push(b'(');
-                if let Some(l) = label {
-                    self.variation.extend_from_slice(b"$[");
-                    push_decimal(&mut self.variation, u64::from(l));
-                    self.variation.extend_from_slice(b"]");
-                }
-            }
-            Variation::Close => {
-                self.variation.push(b')');
-                if depth == 1 {
-                    self.body.append(&mut self.variation);
-                    self.body.push(b'\n');
-                }
-            }
-        }
-        self.after_white = false;
-        self.number = None;
+        laid_out!(self, w => w.variation(edge, depth))
     }
 
+    /// A comment's text, at variation `depth`, or after the result.
     pub fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
-        if self.format == Format::Ndjson {
-            return;
-        }
-        if depth > 0 {
-            space(&mut self.variation);
-            self.variation.push(b'{');
-            self.variation.extend_from_slice(text);
-            self.variation.push(b'}');
-            return;
-        }
-        self.close_line();
-        let out = if after_result {
-            &mut self.tail
-        } else {
-            &mut self.body
-        };
-        out.push(b'{');
-        out.extend_from_slice(text);
-        out.extend_from_slice(b"}\n");
+        laid_out!(self, w => w.comment(text, depth, after_result))
     }
 
     /// Writes the whole game to `out`.
     pub fn finish(&mut self, result: Outcome, out: &mut dyn Write) -> io::Result<()> {
-        if self.format == Format::Ndjson {
-            let mut head = Vec::with_capacity(64);
-            head.extend_from_slice(b"{\"file\":");
-            json_string(&mut head, self.file.as_bytes());
-            head.extend_from_slice(b",\"line\":");
-            push_decimal(&mut head, self.line);
-            head.extend_from_slice(b",\"tags\":[[\"Variant\",\"C'escacs\"]");
-            out.write_all(&head)?;
-            out.write_all(&self.head)?;
-            out.write_all(b"],\"start\":")?;
-            if self.start.is_empty() {
-                out.write_all(b"null")?;
-            } else {
-                out.write_all(b"\"")?;
-                out.write_all(&self.start)?;
-                out.write_all(b"\"")?;
-            }
-            out.write_all(b",\"moves\":[")?;
-            out.write_all(&self.body)?;
-            out.write_all(b"],\"result\":\"")?;
-            out.write_all(result.as_str().as_bytes())?;
-            return out.write_all(b"\"}\n");
+        match &mut self.layout {
+            Layout::CtlPgn(w) => w.finish(result, out),
+            Layout::Ndjson(w) => w.finish(&self.file, self.line, result, out),
         }
-        self.close_line();
-        // Two writes a game: the buffers are the game's, and begin() clears them.
-        self.head.push(b'\n');
-        out.write_all(&self.head)?;
-        self.body.extend_from_slice(result.as_str().as_bytes());
-        self.body.push(b'\n');
-        self.body.extend_from_slice(&self.tail);
-        self.body.push(b'\n');
-        out.write_all(&self.body)
     }
 }
 
@@ -313,12 +127,6 @@ fn write_move(mv: &HalfMove, text: Option<&[u8]>, out: &mut Vec<u8>) {
     match text {
         Some(t) => out.extend_from_slice(t),
         None => mv.write_move(out),
-    }
-}
-
-fn space(v: &mut Vec<u8>) {
-    if !matches!(v.last(), None | Some(b'(') | Some(b' ')) {
-        v.push(b' ');
     }
 }
 

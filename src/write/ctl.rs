@@ -1,0 +1,226 @@
+//! Canonical CTL-PGN: tags a line each, `Variant` first; a move line a
+//! move number (`N. WHITE, BLACK`); comments on lines of their own; each
+//! kept variation from a new line, its nesting shown by leading dots, as
+//! the notation lays them out.
+
+use super::{write_move, write_tag, VARIANT_LINE};
+use crate::grammar::hex::push_decimal;
+use crate::grammar::model::{HalfMove, Outcome, Side};
+use crate::passes::{Tag, Variation};
+use crate::pdtl::Pdtl;
+use std::io::{self, Write};
+use std::ops::Range;
+
+/// The game being written; its buffers are reused from game to game.
+#[derive(Debug, Default)]
+pub(super) struct CtlPgn {
+    /// Tag lines, the `Variant` line first.
+    head: Vec<u8>,
+    /// Where the value of the `Result` tag is in `head`.
+    result_tag: Option<Range<usize>>,
+    /// Movetext lines, and kept comments and variations between them.
+    body: Vec<u8>,
+    /// Kept comments after the result.
+    tail: Vec<u8>,
+    /// A main-line half-move was written.
+    moved: bool,
+    /// Number of the move line still open (White moved, Black not yet).
+    open_line: Option<u32>,
+    /// Text of the variation being kept, from its outermost `(`.
+    variation: Vec<u8>,
+    /// Inside a kept variation: the number of the White half-move that
+    /// was the last item, if it was one.
+    open_pair: Option<u32>,
+    /// Inside a kept variation: nothing written yet since its `(`.
+    just_opened: bool,
+}
+
+impl CtlPgn {
+    pub fn begin(&mut self) {
+        self.head.clear();
+        self.head.extend_from_slice(VARIANT_LINE);
+        self.result_tag = None;
+        self.body.clear();
+        self.tail.clear();
+        self.variation.clear();
+        self.open_line = None;
+        self.moved = false;
+        self.open_pair = None;
+        self.just_opened = false;
+    }
+
+    pub fn tag(&mut self, tag: &Tag<'_>) {
+        if tag.name == "Result" {
+            let at = self.head.len() + "[Result \"".len();
+            self.result_tag = Some(at..at + tag.value.len());
+        }
+        write_tag(&mut self.head, tag.name.as_bytes(), tag.value.as_bytes());
+    }
+
+    pub fn fix_result_tag(&mut self, result: Outcome) {
+        if let Some(r) = self.result_tag.take() {
+            self.head.splice(r, result.as_str().bytes());
+        }
+    }
+
+    pub fn setup(&mut self, pdtl: &Pdtl) {
+        self.head.extend_from_slice(b"[PDTL \"");
+        pdtl.write_to(&mut self.head);
+        self.head.extend_from_slice(b"\"]\n");
+    }
+
+    fn close_line(&mut self) {
+        if self.open_line.take().is_some() {
+            self.body.push(b'\n');
+        }
+    }
+
+    #[inline]
+    pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
+        if depth > 0 {
+            return self.variation_move(mv, depth, text);
+        }
+        // `N?` marks a game's first move line only: the reader accepts it nowhere else.
+        let mark = if mv.unknown_number && !self.moved {
+            b'?'
+        } else {
+            b'.'
+        };
+        self.moved = true;
+        match mv.side {
+            Side::White => {
+                self.close_line();
+                push_decimal(&mut self.body, u64::from(mv.number));
+                self.body.extend_from_slice(&[mark, b' ']);
+                self.open_line = Some(mv.number);
+            }
+            Side::Black if self.open_line == Some(mv.number) => {
+                self.body.extend_from_slice(b", ");
+            }
+            Side::Black => {
+                self.close_line();
+                push_decimal(&mut self.body, u64::from(mv.number));
+                self.body.extend_from_slice(&[mark, b' ']);
+                self.body.extend_from_slice(b"..., ");
+            }
+        }
+        write_move(mv, text, &mut self.body);
+        mv.write_annotations(&mut self.body);
+        mv.write_indicators(&mut self.body);
+        if mv.side == Side::Black {
+            self.open_line = Some(0);
+            self.close_line();
+        }
+    }
+
+    /// Inside a variation at `depth`: a White move and the Black reply
+    /// that follows it stay together (`N. WHITE, BLACK`); anything else
+    /// starts with its number (`N. ..., BLACK`) and `depth` dots.
+    fn variation_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
+        if mv.side == Side::White || self.open_pair != Some(mv.number) {
+            self.item(depth);
+            let v = &mut self.variation;
+            push_decimal(v, u64::from(mv.number));
+            v.extend_from_slice(match mv.side {
+                Side::White => b". ",
+                Side::Black => b". ..., ",
+            });
+        } else {
+            self.variation.extend_from_slice(b", ");
+        }
+        let v = &mut self.variation;
+        write_move(mv, text, v);
+        mv.write_annotations(v);
+        mv.write_indicators(v);
+        self.open_pair = (mv.side == Side::White).then_some(mv.number);
+    }
+
+    /// Starts an item (a move number, a nested `(`, a comment) inside the
+    /// variation at `depth`: after a blank, or at a line's start, then the
+    /// dots that show the depth; right after the `(`, nothing.
+    fn item(&mut self, depth: u32) {
+        let v = &mut self.variation;
+        if std::mem::take(&mut self.just_opened) {
+            if v.last() == Some(&b']') {
+                v.push(b' ');
+            }
+            return;
+        }
+        if v.last() != Some(&b'\n') {
+            v.push(b' ');
+        }
+        v.extend(std::iter::repeat_n(b'.', depth as usize));
+    }
+
+    pub fn variation(&mut self, edge: Variation, depth: u32) {
+        match edge {
+            Variation::Open { label } => {
+                if depth == 1 {
+                    self.close_line();
+                } else {
+                    self.item(depth - 1);
+                }
+                let v = &mut self.variation;
+                v.push(b'(');
+                if let Some(l) = label {
+                    v.extend_from_slice(b"$[");
+                    push_decimal(v, u64::from(l));
+                    v.push(b']');
+                }
+                self.just_opened = true;
+            }
+            Variation::Close => {
+                self.variation.push(b')');
+                if depth == 1 {
+                    self.body.append(&mut self.variation);
+                    self.body.push(b'\n');
+                }
+                self.just_opened = false;
+            }
+        }
+        self.open_pair = None;
+    }
+
+    /// A comment: on lines of its own, `{` first and `}` last; inside a
+    /// variation, after the dots of its depth.
+    pub fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
+        if depth > 0 {
+            let v = &mut self.variation;
+            if v.last() != Some(&b'\n') {
+                v.push(b'\n');
+            }
+            v.extend(std::iter::repeat_n(b'.', depth as usize));
+            push_comment(v, text);
+            self.just_opened = false;
+            self.open_pair = None;
+            return;
+        }
+        self.close_line();
+        push_comment(
+            if after_result {
+                &mut self.tail
+            } else {
+                &mut self.body
+            },
+            text,
+        );
+    }
+
+    pub fn finish(&mut self, result: Outcome, out: &mut dyn Write) -> io::Result<()> {
+        self.close_line();
+        // Two writes a game: the buffers are the game's, and begin() clears them.
+        self.head.push(b'\n');
+        out.write_all(&self.head)?;
+        self.body.extend_from_slice(result.as_str().as_bytes());
+        self.body.push(b'\n');
+        self.body.extend_from_slice(&self.tail);
+        self.body.push(b'\n');
+        out.write_all(&self.body)
+    }
+}
+
+fn push_comment(out: &mut Vec<u8>, text: &[u8]) {
+    out.push(b'{');
+    out.extend_from_slice(text);
+    out.extend_from_slice(b"}\n");
+}

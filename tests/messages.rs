@@ -1,0 +1,143 @@
+//! The messages for the common mistakes: each says what is wrong and what
+//! to write; what is unambiguous is read, with a warning naming the fix.
+
+use assert_cmd::Command;
+
+fn run(args: &[&str], input: &str) -> (bool, String, String) {
+    let out = Command::cargo_bin("ctlpgn-filter")
+        .unwrap()
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn game(movetext: &str) -> String {
+    format!("[Variant \"C'escacs\"]\n\n{movetext}\n*\n")
+}
+
+fn errors(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.contains(": error: ")).collect()
+}
+
+#[test]
+fn standard_chess_gets_one_error_per_game_showing_the_ctl_an_form() {
+    let input = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. O-O exd5 1-0\n\n\
+                 [Event \"y\"]\n\n1. d4 d5 1/2-1/2\n";
+    let (ok, out, err) = run(&[], input);
+    assert!(!ok);
+    assert_eq!(out, "");
+    let errors = errors(&err);
+    assert_eq!(errors.len(), 2, "{err}");
+    assert!(errors[0].starts_with("<stdin>:3:4: error: e4 looks like standard-chess PGN"));
+    assert!(errors[1].starts_with("<stdin>:7:4: error: d4 looks like standard-chess PGN"));
+    for e in errors {
+        assert!(
+            e.contains("E7-E13") && e.contains("× or *") && e.contains("KRK-II"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn standard_castling_results_and_comments_are_named_as_such() {
+    for (movetext, says) in [
+        ("1. E7-E13, O-O:", "O-O is standard-chess castling"),
+        (
+            "1. E7-E13, E23-E21 1-0",
+            "result 1-0 is standard-chess PGN: CTL-PGN writes 3-0",
+        ),
+        (
+            "1. E7-E13, E23-E21 ; a comment",
+            "; starts a comment in standard-chess PGN",
+        ),
+        (
+            "1. E7-E13, E23-E21 2. E13×F14 e.p.:",
+            "e.p. is standard-chess notation",
+        ),
+    ] {
+        let (_, _, err) = run(&[], &game(movetext));
+        assert!(err.contains(says), "{movetext}: {err}");
+    }
+}
+
+#[test]
+fn a_lower_case_piece_letter_is_an_error_naming_the_fix() {
+    let (ok, _, err) = run(&[], &game("1. E7-E13, nE25-C21:"));
+    assert!(!ok);
+    assert!(
+        err.contains(":3:12: error: piece letters are upper case: write NE25-C21"),
+        "{err}"
+    );
+}
+
+#[test]
+fn blanks_around_a_dash_are_read_with_a_warning() {
+    let (ok, out, err) = run(&[], &game("1. E7 - E13, E23 -E21 2. F8- F12:"));
+    assert!(ok, "{err}");
+    assert!(out.contains("1. E7-E13, E23-E21\n2. F8-F12:\n"), "{out}");
+    assert!(
+        err.contains(":3:6: warning: blanks inside a move: read as E7-E13"),
+        "{err}"
+    );
+    assert_eq!(err.matches("blanks inside a move").count(), 3);
+}
+
+#[test]
+fn blanks_before_what_is_no_move_are_still_an_error() {
+    let (ok, _, err) = run(&[], &game("1. E7 - X3:"));
+    assert!(!ok);
+    assert!(
+        err.contains("error: a move is written ORIGIN-DESTINATION"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_typographic_apostrophe_in_the_variant_is_read_with_a_warning() {
+    let input = "[Variant \"C’escacs\"]\n\n1. E7-E13:\n*\n";
+    let (ok, out, err) = run(&[], input);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("[Variant \"C'escacs\"]\n"));
+    assert!(err.contains(
+        ":1:11: warning: Variant \"C’escacs\" has a typographic apostrophe: read as C'escacs"
+    ));
+}
+
+#[test]
+fn a_variant_tag_in_another_case_is_read_with_a_warning() {
+    let input = "[variant \"C'escacs\"]\n\n1. E7-E13:\n*\n";
+    let (ok, out, err) = run(&[], input);
+    assert!(ok, "{err}");
+    assert_eq!(out, "[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n");
+    assert!(
+        err.contains("warning: tag name variant (tag names are case-sensitive): read as Variant")
+    );
+}
+
+#[test]
+fn another_variant_is_an_error() {
+    let (ok, _, err) = run(&[], "[Variant \"Chess\"]\n\n1. E7-E13:\n*\n");
+    assert!(!ok);
+    assert!(err.contains("error: Variant \"Chess\" is not C'escacs"));
+}
+
+#[test]
+fn under_strict_a_warning_says_it_rejects_the_game() {
+    let (ok, out, err) = run(&["--strict"], "1. E7-E13:\n*\n");
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert!(
+        err.contains(
+            "error: no [Variant \"C'escacs\"] tag: rejected by --strict (without it: added)"
+        ),
+        "{err}"
+    );
+    let (_, _, err) = run(&["--strict"], &game("1. E7-E13"));
+    assert!(err.contains("error: the last move has no end marker (: or #): rejected by --strict"));
+}

@@ -1,0 +1,143 @@
+//! Options that keep their word: what `--keep-*` keeps appears in ndjson
+//! too, and in the spec's layout in CTL-PGN; `--fix-result` makes the
+//! `Result` tag say what the game's end proves.
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+
+fn run(args: &[&str], input: &str) -> (bool, String, String) {
+    let out = Command::cargo_bin("ctlpgn-filter")
+        .unwrap()
+        .args(args)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+const KEEP_ALL: [&str; 3] = ["--keep-comments", "--keep-variations", "--keep-ratings"];
+
+const ANNOTATED: &str = "[Variant \"C'escacs\"]\n{intro}\n\
+    1. E7-E13 ?! $14 {after White} (1. F8-F12 {alt} (1. ..., E21-E17) 2. G7-G9) \
+    ($[2] 1. H6-H12), E21-E15:\n*\n{final}\n";
+
+fn json_of(args: &[&str], input: &str) -> Value {
+    let mut all = vec!["--format", "ndjson"];
+    all.extend_from_slice(args);
+    let (ok, out, err) = run(&all, input);
+    assert!(ok, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn ndjson_attaches_kept_comments_to_the_half_move_they_follow_or_the_game() {
+    let game = json_of(&KEEP_ALL, ANNOTATED);
+    assert_eq!(game["comments"], json!(["intro"]));
+    assert_eq!(game["moves"][0]["comments"], json!(["after White"]));
+    assert_eq!(game["final_comments"], json!(["final"]));
+    assert!(game["moves"][1].get("comments").is_none());
+}
+
+#[test]
+fn ndjson_writes_kept_variations_as_nested_move_lists() {
+    let game = json_of(&KEEP_ALL, ANNOTATED);
+    let variations = &game["moves"][0]["variations"];
+    assert_eq!(variations[0]["moves"][0]["move"], "F8-F12");
+    assert_eq!(variations[0]["moves"][0]["comments"], json!(["alt"]));
+    assert_eq!(
+        variations[0]["moves"][0]["variations"][0]["moves"][0],
+        json!({"number": 1, "side": "black", "move": "E21-E17"})
+    );
+    assert_eq!(variations[0]["moves"][1]["move"], "G7-G9");
+    assert_eq!(variations[1]["label"], 2);
+    assert_eq!(variations[1]["moves"][0]["move"], "H6-H12");
+}
+
+#[test]
+fn ndjson_writes_kept_ratings_and_nags_on_their_move() {
+    let game = json_of(&["--keep-ratings"], ANNOTATED);
+    assert_eq!(game["moves"][0]["rating"], "?!");
+    assert_eq!(game["moves"][0]["nags"], json!([14]));
+    assert!(game["moves"][0].get("variations").is_none());
+}
+
+#[test]
+fn ndjson_leaves_out_what_is_dropped() {
+    let game = json_of(&[], ANNOTATED);
+    assert_eq!(
+        game["moves"],
+        json!([
+            {"number": 1, "side": "white", "move": "E7-E13"},
+            {"number": 1, "side": "black", "move": "E21-E15", "end": true},
+        ])
+    );
+    assert!(game.get("comments").is_none() && game.get("final_comments").is_none());
+}
+
+#[test]
+fn ndjson_says_when_the_numbering_starts_unknown() {
+    let game = json_of(
+        &[],
+        "[Variant \"C'escacs\"]\n1? E7-E13, E21-E15 2. F8-F12:\n*\n",
+    );
+    // The half-moves of the number written `1?`; later numbers count from it.
+    assert_eq!(game["moves"][0]["unknown_number"], true);
+    assert_eq!(game["moves"][1]["unknown_number"], true);
+    assert!(game["moves"][2].get("unknown_number").is_none());
+    let game = json_of(&[], "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n");
+    assert!(game["moves"][0].get("unknown_number").is_none());
+}
+
+#[test]
+fn kept_comments_stand_on_lines_of_their_own() {
+    let (_, out, _) = run(
+        &["--keep-comments"],
+        "[Variant \"C'escacs\"]\n1. E7-E13 {White opens} E21-E15 {Black answers} 2. F8-F12:\n*\n",
+    );
+    assert_eq!(
+        out,
+        "[Variant \"C'escacs\"]\n\n1. E7-E13\n{White opens}\n1. ..., E21-E15\n{Black answers}\n2. F8-F12:\n*\n\n"
+    );
+}
+
+#[test]
+fn kept_variations_show_their_nesting_with_leading_dots() {
+    let (_, out, _) = run(&KEEP_ALL, ANNOTATED);
+    assert!(
+        out.contains("\n(1. F8-F12\n.{alt}\n.(1. ..., E21-E17) .2. G7-G9)\n($[2] 1. H6-H12)\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn fix_result_writes_the_result_the_game_ends_with() {
+    let game = "[Variant \"C'escacs\"]\n[Result \"0-3\"]\n\n1. E7-E13, E21-E15 2. DC19-E25#\n";
+    let (ok, out, err) = run(&[], game);
+    assert!(ok);
+    assert!(out.contains("[Result \"0-3\"]") && out.ends_with("3-0\n\n"));
+    assert!(err.contains(
+        "warning: the Result tag says 0-3 but the game ends 3-0 (--fix-result writes the tag so)"
+    ));
+    let (ok, out, err) = run(&["--fix-result"], game);
+    assert!(ok);
+    assert!(
+        out.contains("[Result \"3-0\"]") && out.ends_with("3-0\n\n"),
+        "{out}"
+    );
+    assert!(err.contains("warning: the Result tag says 0-3 but the game ends 3-0: written 3-0"));
+    let game = json_of(&["--fix-result"], game);
+    assert_eq!(game["tags"][1], json!(["Result", "3-0"]));
+}
+
+#[test]
+fn fix_result_leaves_an_agreeing_tag_alone() {
+    let game = "[Variant \"C'escacs\"]\n[Result \"1-1\"]\n\n1. E7-E13:\n1-1\n";
+    let (ok, out, err) = run(&["--fix-result"], game);
+    assert!(ok);
+    assert!(out.contains("[Result \"1-1\"]"));
+    assert_eq!(err, "");
+}
