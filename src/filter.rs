@@ -33,6 +33,11 @@ pub struct Report {
     pub comments_dropped: u64,
     /// Variations dropped (nested ones included).
     pub variations_dropped: u64,
+    /// Variation games written (`--split-variations`).
+    pub variations_written: u64,
+    /// Variation games rejected: their moves did not replay
+    /// (`--split-variations` with verify).
+    pub variations_rejected: u64,
     /// Ratings and NAGs dropped.
     pub ratings_dropped: u64,
 }
@@ -47,6 +52,8 @@ impl Report {
         self.half_moves += other.half_moves;
         self.comments_dropped += other.comments_dropped;
         self.variations_dropped += other.variations_dropped;
+        self.variations_written += other.variations_written;
+        self.variations_rejected += other.variations_rejected;
         self.ratings_dropped += other.ratings_dropped;
     }
 }
@@ -108,6 +115,7 @@ pub struct FilterBuilder {
     strict: bool,
     fail_fast: bool,
     fix_result: bool,
+    split_variations: bool,
 }
 
 impl Default for FilterBuilder {
@@ -127,6 +135,7 @@ impl FilterBuilder {
             strict: false,
             fail_fast: false,
             fix_result: false,
+            split_variations: false,
         }
     }
 
@@ -206,6 +215,31 @@ impl FilterBuilder {
         self
     }
 
+    /// Writes every variation, at any depth, as a linear game of its own
+    /// after its game, named by its path (see [`VARIATION_PATH_TAG`]); the
+    /// game itself is written without them. With [`FilterBuilder::verify`]
+    /// each variation game is replayed, and one whose moves do not fit is
+    /// rejected alone ([`Report::variations_rejected`]).
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let game = b"[Variant \"C'escacs\"]\n[Id \"Cescacs-X02-V-en\"]\n\
+    ///     1. E7-E13, E21-E15 (1. ..., F20-F16) 2. F8-F12:\n*\n";
+    /// let (out, _, report) = FilterBuilder::new().split_variations(true).build().filter_bytes(game);
+    /// assert_eq!(
+    ///     String::from_utf8(out).unwrap(),
+    ///     "[Variant \"C'escacs\"]\n[Id \"Cescacs-X02-V-en\"]\n\n1. E7-E13, E21-E15\n2. F8-F12:\n*\n\n\
+    ///      [Variant \"C'escacs\"]\n[Id \"Cescacs-X02-V-S:1-en\"]\n\n1. E7-E13, F20-F16:\n*\n\n"
+    /// );
+    /// assert_eq!((report.games_written, report.variations_written), (1, 1));
+    /// ```
+    ///
+    /// [`VARIATION_PATH_TAG`]: crate::VARIATION_PATH_TAG
+    pub fn split_variations(mut self, split: bool) -> Self {
+        self.split_variations = split;
+        self
+    }
+
     /// Chooses the output format.
     pub fn format(mut self, format: Format) -> Self {
         self.format = format;
@@ -225,7 +259,9 @@ impl FilterBuilder {
             redefine: on("redefine").then(|| Slot::new(UndoRedefine)),
             fan: on("fan").then(|| Slot::new(FanToLetters::default())),
             comments: on("comments").then(|| Slot::new(DropComments)),
-            variations: on("variations").then(|| Slot::new(DropVariations)),
+            // Split, the variations are read (not dropped) for the writer.
+            variations: (on("variations") && !self.split_variations)
+                .then(|| Slot::new(DropVariations)),
             ratings: on("ratings").then(|| Slot::new(DropRatings)),
             ascii: on("ascii").then(|| Slot::new(AsciiSeparators)),
             verify: self.verify.map(Slot::new),
@@ -237,7 +273,7 @@ impl FilterBuilder {
             fail_fast: self.fail_fast,
             fix_result: self.fix_result,
             cx: Context::strict(self.strict),
-            writer: Writer::new(self.format),
+            writer: Writer::new(self.format, self.split_variations),
         }
     }
 }

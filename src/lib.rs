@@ -6,7 +6,8 @@
 //! ```text
 //! bytes ─▶ read:   logos tokens (+ comment / variation mode machine), game boundaries
 //!       ─▶ passes: redefine ▸ fan ▸ comments ▸ variations ▸ ratings ▸ ascii ▸ verify ▸ yours
-//!       ─▶ write:  canonical CTL-PGN or ndjson, one game at a time
+//!       ─▶ write:  canonical CTL-PGN or ndjson, one game at a time (and, split,
+//!                  each variation as a game of its own)
 //! ```
 //!
 //! Each pass says which items it wants ([`Interest`]), so the chain costs
@@ -36,7 +37,7 @@ mod read;
 mod verify;
 mod write;
 
-pub use write::Format;
+pub use write::{Format, VARIATION_PATH_TAG};
 
 pub use diag::{Diagnostic, Severity};
 pub use filter::{Filter, FilterBuilder, Origin, Report, PASS_NAMES};

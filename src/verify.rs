@@ -876,20 +876,71 @@ fn read_side(marks: &[CastleMark]) -> Unmoved {
 }
 
 /// Reports `fault` as an error at `mv`: `move 7 (White) E7-E13: FAULT`.
-fn report(cx: &mut Context, mv: &HalfMove, fault: &str) {
+/// What to say of `mv`, incoherent as `fault` says.
+pub(crate) fn incoherent(mv: &HalfMove, fault: &Incoherence) -> String {
     let mut text = Vec::new();
     mv.write_move(&mut text);
-    cx.error(
-        mv.line,
-        u64::from(mv.column),
-        format!(
-            "move {}{} ({}) {}: {fault}",
-            mv.number,
-            if mv.unknown_number { "?" } else { "" },
-            mv.side,
-            String::from_utf8_lossy(&text)
-        ),
-    );
+    format!(
+        "move {}{} ({}) {}: {fault}",
+        mv.number,
+        if mv.unknown_number { "?" } else { "" },
+        mv.side,
+        String::from_utf8_lossy(&text)
+    )
+}
+
+/// One line of play replayed from the game's start (its PDTL, or the
+/// initial setup): the first half-move must be of the side to move, and
+/// numbered as the PDTL says; then each is played on the position.
+#[derive(Clone, Debug)]
+pub(crate) struct Replay {
+    pub position: Position,
+    from_pdtl: bool,
+    /// Half-moves played.
+    pub half_moves: u32,
+}
+
+impl Replay {
+    /// From `start`, or from the initial setup.
+    pub fn new(start: Option<&Pdtl>) -> Replay {
+        Replay {
+            position: start.map_or_else(Position::initial, Position::from_pdtl),
+            from_pdtl: start.is_some(),
+            half_moves: 0,
+        }
+    }
+
+    /// Why `mv`, about to be the first half-move, is not numbered as the
+    /// PDTL says: an error that leaves the board as it is, so the replay
+    /// can go on.
+    pub fn numbering_fault(&self, mv: &HalfMove) -> Option<Incoherence> {
+        let first = self.half_moves == 0 && self.from_pdtl;
+        first
+            .then(|| numbering_fault(self.position.number, mv))
+            .flatten()
+            .map(Incoherence::new)
+    }
+
+    /// Plays `mv`, or says why it does not fit (the position is left as it was).
+    pub fn play(&mut self, mv: &HalfMove) -> Result<(), Incoherence> {
+        if self.half_moves == 0 {
+            let turn = self.position.turn;
+            if mv.side != turn && self.from_pdtl {
+                return Err(Incoherence::new(format!(
+                    "the PDTL gives the move to {turn}"
+                )));
+            }
+            if mv.side != turn {
+                return Err(Incoherence::new(format!(
+                    "without a PDTL the game starts from the initial setup with White to move; a game that starts with Black needs a PDTL with b to move (from the initial setup: [PDTL \"{}\"])",
+                    initial_with_black_to_move()
+                )));
+            }
+        }
+        self.position.play(mv)?;
+        self.half_moves += 1;
+        Ok(())
+    }
 }
 
 /// The initial setup with Black to move, for a game that starts with Black.
@@ -966,9 +1017,7 @@ type OnGameEnd = dyn FnMut(&GameEnd<'_>) + Send;
 /// Put it after the built-in passes ([`crate::FilterBuilder::pass`]), where
 /// piece letters are standard; variations are not replayed.
 pub struct Verify {
-    position: Position,
-    from_pdtl: bool,
-    half_moves: u32,
+    replay: Replay,
     coherent: bool,
     mate: Option<Mate>,
     on_game_end: Option<Box<OnGameEnd>>,
@@ -983,9 +1032,9 @@ impl Default for Verify {
 impl fmt::Debug for Verify {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Verify")
-            .field("position", &self.position)
+            .field("position", &self.replay.position)
             .field("coherent", &self.coherent)
-            .field("half_moves", &self.half_moves)
+            .field("half_moves", &self.replay.half_moves)
             .finish_non_exhaustive()
     }
 }
@@ -994,9 +1043,7 @@ impl Verify {
     /// A verify pass with no callback.
     pub fn new() -> Verify {
         Verify {
-            position: Position::initial(),
-            from_pdtl: false,
-            half_moves: 0,
+            replay: Replay::new(None),
             coherent: true,
             mate: None,
             on_game_end: None,
@@ -1013,7 +1060,7 @@ impl Verify {
 
     /// The position of the game being read (or the last one read).
     pub fn position(&self) -> &Position {
-        &self.position
+        &self.replay.position
     }
 
     /// Warns when `result`, the game's result line, says the side mated by
@@ -1052,9 +1099,7 @@ impl Pass for Verify {
     }
 
     fn begin_game(&mut self, _cx: &mut Context) {
-        self.position = Position::initial();
-        self.from_pdtl = false;
-        self.half_moves = 0;
+        self.replay = Replay::new(None);
         self.coherent = true;
         self.mate = None;
     }
@@ -1064,8 +1109,11 @@ impl Pass for Verify {
         for (problem, fix) in warnings {
             cx.warn_fixed(pdtl.line, pdtl.column, problem, fix);
         }
-        self.position = position;
-        self.from_pdtl = true;
+        self.replay = Replay {
+            position,
+            from_pdtl: true,
+            half_moves: 0,
+        };
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
@@ -1083,32 +1131,12 @@ impl Pass for Verify {
         if !self.coherent {
             return Flow::Keep;
         }
-        let first = self.half_moves == 0;
-        let played = if first && !self.from_pdtl && mv.side != self.position.turn {
-            // Without a PDTL, the initial setup with White to move.
-            Err(Incoherence::new(format!(
-                "without a PDTL the game starts from the initial setup with White to move; a game that starts with Black needs a PDTL with b to move (from the initial setup: [PDTL \"{}\"])",
-                initial_with_black_to_move()
-            )))
-        } else if first && self.from_pdtl && mv.side != self.position.turn {
-            Err(Incoherence::new(format!(
-                "the PDTL gives the move to {}",
-                self.position.turn
-            )))
-        } else {
-            if first && self.from_pdtl {
-                if let Some(fault) = numbering_fault(self.position.number, mv) {
-                    report(cx, mv, &fault);
-                }
-            }
-            self.position.play(mv)
-        };
-        match played {
-            Ok(()) => self.half_moves += 1,
-            Err(e) => {
-                self.coherent = false;
-                report(cx, mv, &e.to_string());
-            }
+        if let Some(e) = self.replay.numbering_fault(mv) {
+            cx.error(mv.line, u64::from(mv.column), incoherent(mv, &e));
+        }
+        if let Err(e) = self.replay.play(mv) {
+            self.coherent = false;
+            cx.error(mv.line, u64::from(mv.column), incoherent(mv, &e));
         }
         Flow::Keep
     }
@@ -1116,10 +1144,10 @@ impl Pass for Verify {
     fn end_game(&mut self, cx: &mut Context) {
         if let Some(f) = &mut self.on_game_end {
             f(&GameEnd {
-                position: &self.position,
+                position: &self.replay.position,
                 coherent: self.coherent,
                 rejected: cx.has_error(),
-                half_moves: self.half_moves,
+                half_moves: self.replay.half_moves,
                 line: cx.game_line,
             });
         }
@@ -1599,7 +1627,7 @@ mod tests {
             cx.diagnostics[0].message,
             "move 1 (White) G7-G9: the PDTL gives the move number 12, and the first move is numbered 1: number it 12., or change the PDTL's number"
         );
-        assert_eq!(v.half_moves, 2, "the board is still the game's");
+        assert_eq!(v.replay.half_moves, 2, "the board is still the game's");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use ctlpgn_filter::{Filter, FilterBuilder};
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn run(filter: &mut Filter, path: &Path) -> String {
     let input = std::fs::read(path).unwrap();
@@ -27,6 +27,11 @@ fn run(filter: &mut Filter, path: &Path) -> String {
     s
 }
 
+/// The corpus files with a snapshot each: the top level and `errors/`.
+/// `real-world/` has snapshots of its own, one per folder
+/// (`real_world_records`).
+const TOP_LEVEL_AND_ERRORS: &str = "{*.ctl-pgn,errors/*.ctl-pgn}";
+
 #[test]
 fn corpus_snapshots() {
     insta::with_settings!({
@@ -34,7 +39,7 @@ fn corpus_snapshots() {
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
-        insta::glob!("../corpus", "**/*.ctl-pgn", |path| {
+        insta::glob!("../corpus", TOP_LEVEL_AND_ERRORS, |path| {
             let mut filter = Filter::default();
             insta::assert_snapshot!(run(&mut filter, path));
         });
@@ -49,7 +54,7 @@ fn corpus_snapshots_keeping_everything() {
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
-        insta::glob!("../corpus", "**/*.ctl-pgn", |path| {
+        insta::glob!("../corpus", TOP_LEVEL_AND_ERRORS, |path| {
             let mut filter = FilterBuilder::new()
                 .keep_comments(true)
                 .keep_variations(true)
@@ -58,6 +63,91 @@ fn corpus_snapshots_keeping_everything() {
             insta::assert_snapshot!(run(&mut filter, path));
         });
     });
+}
+
+/// The `.ctl-pgn` files of `corpus/real-world/<folder>`, sorted by name.
+fn real_world_files(folder: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus/real-world")
+        .join(folder);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ctl-pgn"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// One snapshot per folder of `corpus/real-world/`, named
+/// `<test>@<folder>`: each file under a line naming it, then what `run`
+/// gives for it with a fresh filter from `build`.
+fn real_world_snapshots(test: &str, build: impl Fn() -> Filter) {
+    insta::with_settings!({
+        snapshot_path => "../snapshots/real-world",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        for (folder, count) in [("html", 45), ("html-history", 29)] {
+            let files = real_world_files(folder);
+            assert_eq!(files.len(), count, "{folder}");
+            let mut s = String::new();
+            for path in &files {
+                let name = path.file_name().unwrap().to_string_lossy();
+                writeln!(s, "=== {folder}/{name}").unwrap();
+                s += &run(&mut build(), path);
+                s.push('\n');
+            }
+            insta::assert_snapshot!(format!("{test}@{folder}"), s);
+        }
+    });
+}
+
+/// The author's published records (`corpus/real-world/`), filtered.
+#[test]
+fn real_world_records() {
+    real_world_snapshots("real_world_records", Filter::default);
+}
+
+/// The same records with every drop pass off.
+#[test]
+fn real_world_records_keeping_everything() {
+    real_world_snapshots("real_world_records_keeping_everything", || {
+        FilterBuilder::new()
+            .keep_comments(true)
+            .keep_variations(true)
+            .keep_ratings(true)
+            .build()
+    });
+}
+
+/// Filtering the published records' canonical output changes nothing, in
+/// both modes.
+#[test]
+fn real_world_output_is_a_fixed_point() {
+    for folder in ["html", "html-history"] {
+        for path in real_world_files(folder) {
+            let input = std::fs::read(&path).unwrap();
+            for keep in [false, true] {
+                let build = || {
+                    FilterBuilder::new()
+                        .keep_comments(keep)
+                        .keep_variations(keep)
+                        .keep_ratings(keep)
+                        .build()
+                };
+                let (once, _, _) = build().filter_bytes(&input);
+                let (twice, _, r) = build().filter_bytes(&once);
+                assert_eq!(r.games_rejected, 0, "{}", path.display());
+                assert_eq!(
+                    String::from_utf8_lossy(&twice),
+                    String::from_utf8_lossy(&once),
+                    "{} (keep = {keep})",
+                    path.display()
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -175,6 +175,208 @@ fn the_spec_continuation_example_agrees_with_its_moves() {
     );
 }
 
+/// A file of `corpus/real-world/` replayed as `--check` does.
+struct Checked {
+    /// `html/NAME` or `html-history/NAME`.
+    file: String,
+    text: String,
+    errors: Vec<Diagnostic>,
+    report: Report,
+    /// Each game's end: coherent, and the position reached (or where the
+    /// replay stopped).
+    ended: Vec<(bool, String)>,
+}
+
+impl Checked {
+    /// The line of the file that `d` points into.
+    fn line_of(&self, d: &Diagnostic) -> &str {
+        self.text.lines().nth(d.line as usize - 1).unwrap()
+    }
+}
+
+/// The 74 files of `corpus/real-world/html` and `html-history`, each
+/// through `FilterBuilder::verify`, the builder `--check` uses.
+fn real_world_checked() -> Vec<Checked> {
+    let mut all = Vec::new();
+    for folder in ["html", "html-history"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(corpus("real-world").join(folder))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ctl-pgn"))
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let ended = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&ended);
+            let verify = Verify::new().on_game_end(move |end| {
+                sink.lock()
+                    .unwrap()
+                    .push((end.coherent, end.position.to_string()));
+            });
+            let mut filter = FilterBuilder::new().verify(verify).build();
+            let (_, diags, report) = filter.filter_bytes(text.as_bytes());
+            let ended = ended.lock().unwrap().clone();
+            let name = path.file_name().unwrap().to_string_lossy();
+            all.push(Checked {
+                file: format!("{folder}/{name}"),
+                text,
+                errors: diags
+                    .into_iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .collect(),
+                report,
+                ended,
+            });
+        }
+    }
+    assert_eq!(all.len(), 45 + 29);
+    all
+}
+
+/// The spec's first example as the site publishes it (dated 2021-06-04):
+/// `3. G7-E13` lands on E13, where White's own pawn stands since
+/// `1. E7-E13`.
+fn is_first_example(c: &Checked) -> bool {
+    c.file.contains("date-2021-06-04")
+}
+
+/// The spec's continuation snippet `1? …, RC25-D26` as published: no tag,
+/// so no PDTL.
+fn is_snippet(c: &Checked) -> bool {
+    c.file.contains("snippet-noid")
+}
+
+#[test]
+fn the_published_first_example_is_rejected_at_g7_e13_onto_whites_own_pawn() {
+    let checked = real_world_checked();
+    let first: Vec<&Checked> = checked.iter().filter(|c| is_first_example(c)).collect();
+    assert_eq!(first.len(), 11);
+    for c in first {
+        let f = &c.file;
+        assert_eq!(
+            (c.report.games_read, c.report.games_rejected),
+            (1, 1),
+            "{f}"
+        );
+        assert_eq!(c.errors.len(), 1, "{f}: {:?}", c.errors);
+        let e = &c.errors[0];
+        assert_eq!((c.line_of(e), e.column), ("3. G7-E13:", 4), "{f}");
+        assert_eq!(
+            e.message,
+            "move 3 (White) G7-E13: E13 is occupied by a White pawn (P): a move without capture lands on an empty hex",
+            "{f}"
+        );
+        assert_eq!(c.ended.len(), 1, "{f}");
+        assert!(!c.ended[0].0, "{f}");
+    }
+}
+
+#[test]
+fn the_published_snippet_without_a_pdtl_is_rejected_at_its_first_move() {
+    let checked = real_world_checked();
+    let snippets: Vec<&Checked> = checked.iter().filter(|c| is_snippet(c)).collect();
+    assert_eq!(snippets.len(), 3);
+    for c in snippets {
+        let f = &c.file;
+        assert_eq!(
+            (c.report.games_read, c.report.games_rejected),
+            (1, 1),
+            "{f}"
+        );
+        assert_eq!(c.errors.len(), 1, "{f}: {:?}", c.errors);
+        let e = &c.errors[0];
+        assert_eq!((c.line_of(e), e.column), ("1? …, RC25-D26", 7), "{f}");
+        assert!(
+            e.message.starts_with(
+                "move 1? (Black) RC25-D26: without a PDTL the game starts from the initial setup with White to move"
+            ),
+            "{f}: {}",
+            e.message
+        );
+    }
+}
+
+/// Of the 76 games of the 74 files, only the first example's 11 copies
+/// and the snippet's 3 are rejected.
+#[test]
+fn only_the_first_example_and_the_snippet_are_rejected_among_the_published_records() {
+    let checked = real_world_checked();
+    let rejected: Vec<&str> = checked
+        .iter()
+        .filter(|c| c.report.games_rejected > 0)
+        .map(|c| c.file.as_str())
+        .collect();
+    let expected: Vec<&str> = checked
+        .iter()
+        .filter(|c| is_first_example(c) || is_snippet(c))
+        .map(|c| c.file.as_str())
+        .collect();
+    assert_eq!(rejected, expected);
+    let total = |f: fn(&Report) -> u64| checked.iter().map(|c| f(&c.report)).sum::<u64>();
+    assert_eq!(
+        (
+            total(|r| r.games_read),
+            total(|r| r.games_written),
+            total(|r| r.games_rejected)
+        ),
+        (76, 62, 14)
+    );
+}
+
+#[test]
+fn every_other_published_record_replays_without_error() {
+    let checked = real_world_checked();
+    let others: Vec<&Checked> = checked
+        .iter()
+        .filter(|c| !is_first_example(c) && !is_snippet(c))
+        .collect();
+    assert_eq!(others.len(), 60);
+    for c in others {
+        let f = &c.file;
+        assert!(c.errors.is_empty(), "{f}: {:?}", c.errors);
+        assert_eq!(c.report.games_rejected, 0, "{f}");
+        assert_eq!(c.report.games_written, c.report.games_read, "{f}");
+        assert!(!c.ended.is_empty(), "{f}");
+        assert!(c.ended.iter().all(|e| e.0), "{f}: {:?}", c.ended);
+    }
+}
+
+/// The site's 20 moves before its `DPTL` example reach the DPTL's board,
+/// turn, en passant field and clock, in each language; the castling field
+/// is where they part: the replay gives RKrkr, the site writes KRrkr.
+#[test]
+fn the_published_previous_moves_reach_the_published_dptl_but_for_its_castling_field() {
+    let checked = real_world_checked();
+    let dptl = "/28:v/27:1k/26:1jg/25:r1nr/24:pejep/23:pp2pp/22:2pjp2/21:4p3/11:3J4/9:4J3/8:3G3/7:2NN1P2/6:2P1Pd1/5:PPG2g/4:PE1EP/3:R3/2:2R/1:DK/0:V/ b KRrkr - 2";
+    let want: Vec<&str> = dptl.split(' ').collect();
+    let mut n = 0;
+    for c in checked.iter().filter(|c| c.file.contains("nested-prev")) {
+        let f = &c.file;
+        assert_eq!(c.ended.len(), 1, "{f}");
+        let got: Vec<&str> = c.ended[0].1.split(' ').collect();
+        assert_eq!(
+            [got[0], got[1], got[3], got[4]],
+            [want[0], want[1], want[3], want[4]],
+            "{f}"
+        );
+        assert_eq!((got[2], want[2]), ("RKrkr", "KRrkr"), "{f}");
+        assert_eq!(got[5], "20", "{f}");
+        n += 1;
+    }
+    // html/{ca,en,es} and html-history's 2023-09-11 English box.
+    assert_eq!(n, 4);
+    // Each published DPTL box carries that very string.
+    let boxes: Vec<&Checked> = checked
+        .iter()
+        .filter(|c| c.file.contains("box-dptl"))
+        .collect();
+    assert_eq!(boxes.len(), 5);
+    for c in boxes {
+        assert!(c.text.contains(&format!("[DPTL \"{dptl}\"]")), "{}", c.file);
+    }
+}
+
 const HEADER: &str = "[Variant \"C'escacs\"]\n[Site \"verify\"]\n\n";
 
 /// `movetext` after a three-line header is rejected at (line, column)

@@ -38,6 +38,12 @@ pub struct Cli {
     /// Keep variations `(...)`.
     #[arg(long)]
     pub keep_variations: bool,
+    /// Write each variation, at any depth, as a linear game of its own
+    /// after its game (which is written without them), named by its path in
+    /// the Id tag (`Cescacs-X01-V-S:0:1-en`) or a VariationPath tag; with
+    /// --verify or --check each is replayed, and rejected alone.
+    #[arg(long, conflicts_with = "keep_variations")]
+    pub split_variations: bool,
     /// Keep ratings (`?!`, `◇`...) and NAGs (`$n`).
     #[arg(long)]
     pub keep_ratings: bool,
@@ -176,7 +182,8 @@ pub const EXIT_STATUS: &[(&str, &str)] = &[
     ),
     (
         "1",
-        "A game was rejected (with --check: a game is incoherent or malformed).",
+        "A game, or with --split-variations a variation game, was rejected (with \
+         --check: one is incoherent or malformed).",
     ),
     (
         "2",

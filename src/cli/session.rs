@@ -32,6 +32,7 @@ fn build_filter(cli: &Cli, name: &InputName) -> Filter {
         .keep_ratings(cli.keep_ratings)
         .strict(cli.strict)
         .fix_result(cli.fix_result)
+        .split_variations(cli.split_variations)
         .fail_fast(cli.fail_fast)
         .format(match cli.format {
             OutputFormat::CtlPgn => Format::CtlPgn,
@@ -73,7 +74,7 @@ impl Outcome {
         } else if self.binary > 0 {
             3
         } else {
-            u8::from(self.total.games_rejected > 0)
+            u8::from(self.total.games_rejected + self.total.variations_rejected > 0)
         })
     }
 }
@@ -134,7 +135,7 @@ impl<'c> Session<'c> {
     }
 
     pub fn stopped(&self) -> bool {
-        self.cli.fail_fast && self.total.games_rejected > 0
+        self.cli.fail_fast && self.total.games_rejected + self.total.variations_rejected > 0
     }
 
     /// Reports an input that cannot be read; the run goes on without it.
@@ -294,6 +295,8 @@ impl<'c> Session<'c> {
                 "half_moves": r.half_moves,
                 "comments_dropped": r.comments_dropped,
                 "variations_dropped": r.variations_dropped,
+                "variations_written": r.variations_written,
+                "variations_rejected": r.variations_rejected,
                 "ratings_dropped": r.ratings_dropped,
             });
             v["file"] = file.map_or(serde_json::Value::Null, Into::into);
@@ -327,7 +330,7 @@ impl<'c> Session<'c> {
         if self.cli.stats && self.cli.format == OutputFormat::Ndjson {
             self.print_stats(None, &t);
         } else if self.cli.stats
-            || t.games_rejected > 0
+            || t.games_rejected + t.variations_rejected > 0
             || self.unreadable > 0
             || self.not_written > 0
             || self.binary > 0
@@ -342,8 +345,17 @@ impl<'c> Session<'c> {
                     files += &format!("; {} {what}", count(n, "file"));
                 }
             }
+            let variations = if t.variations_written + t.variations_rejected > 0 {
+                format!(
+                    ", {} written, {} rejected",
+                    count(t.variations_written, "variation game"),
+                    t.variations_rejected
+                )
+            } else {
+                String::new()
+            };
             say!(
-                "ctlpgn-filter: {} read, {} written, {} rejected, {}{files}",
+                "ctlpgn-filter: {} read, {} written, {} rejected{variations}, {}{files}",
                 count(t.games_read, "game"),
                 t.games_written,
                 t.games_rejected,

@@ -619,6 +619,14 @@ impl Outcome {
         }
     }
 
+    /// The result of a mate given by `side`.
+    pub fn mate_by(side: Side) -> Outcome {
+        match side {
+            Side::White => Outcome::WhiteWins,
+            Side::Black => Outcome::BlackWins,
+        }
+    }
+
     /// The side this result says won, if any.
     pub fn winner(self) -> Option<Side> {
         match self {

@@ -228,6 +228,14 @@ impl Context {
         }
     }
 
+    /// Reports an error that rejects one variation game of this game
+    /// (`--split-variations`), not the game.
+    pub(crate) fn error_in_variation(&mut self, line: u64, column: u64, message: String) {
+        if !self.has_error {
+            self.push(Severity::Error, line, column, message);
+        }
+    }
+
     /// Has an error been reported for this game?
     #[inline]
     pub fn has_error(&self) -> bool {

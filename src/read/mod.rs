@@ -1829,25 +1829,22 @@ impl Reading<'_> {
             }
         }
         self.f.chain.end_game(self.movetext.result, &mut self.f.cx);
+        let (variations, variations_failed) = if self.f.cx.has_error() {
+            (0, 0)
+        } else {
+            let verify = self.f.chain.verify.is_some();
+            self.f.writer.plan_variations(verify, &mut self.f.cx)
+        };
         self.fill_sources(held, base);
-        let cx = &mut self.f.cx;
         self.counts.games_read += 1;
-        let rejected = cx.has_error();
+        let rejected = self.f.cx.has_error();
         if rejected {
             self.counts.games_rejected += 1;
-            if let Some(rejects) = self.rejects.as_mut() {
-                if end < base {
-                    // The game ends in what left the buffer.
-                    self.raw.truncate((end - start.at) as usize);
-                    rejects.write_all(&self.raw)?;
-                } else {
-                    rejects.write_all(&self.raw)?;
-                    let from = start.at.max(base);
-                    rejects.write_all(&held[(from - base) as usize..(end - base) as usize])?;
-                }
-            }
+            self.reject(held, base, start.at, end, None)?;
             // The first error says why; nothing of the game is written.
-            if let Some(d) = cx
+            if let Some(d) = self
+                .f
+                .cx
                 .diagnostics
                 .iter()
                 .find(|d| d.severity == Severity::Error)
@@ -1857,21 +1854,58 @@ impl Reading<'_> {
         } else {
             self.f.writer.finish(result, self.out)?;
             self.counts.games_written += 1;
+            self.counts.variations_written += variations - variations_failed;
+            self.counts.variations_rejected += variations_failed;
+            if variations_failed > 0 {
+                let note = self.f.writer.failed_variations();
+                self.reject(held, base, start.at, end, Some(&note))?;
+            }
+            let cx = &mut self.f.cx;
             cx.diagnostics.sort_by_key(|d| (d.line, d.column));
             for d in &cx.diagnostics {
-                self.counts.warnings += 1;
+                self.counts.warnings += u64::from(d.severity == Severity::Warning);
                 (self.on_diagnostic)(d);
             }
         }
-        cx.diagnostics.clear();
+        self.f.cx.diagnostics.clear();
         self.report.add(&std::mem::take(&mut self.counts));
         self.game = Game::default();
         self.raw.clear();
-        if rejected && self.f.fail_fast {
+        if (rejected || variations_failed > 0) && self.f.fail_fast {
             self.stopped = true;
             self.stop = Some(Stop::FailFast);
         }
         Ok(())
+    }
+
+    /// Writes the game read from `start` to `end` to the rejects, byte for
+    /// byte, after a comment naming the variation games rejected, if any.
+    fn reject(
+        &mut self,
+        held: &[u8],
+        base: u64,
+        start: u64,
+        end: u64,
+        variations: Option<&str>,
+    ) -> io::Result<()> {
+        let Some(rejects) = self.rejects.as_mut() else {
+            return Ok(());
+        };
+        if let Some(paths) = variations {
+            writeln!(
+                rejects,
+                "{{ctlpgn-filter: variation games rejected: {paths}}}"
+            )?;
+        }
+        if end < base {
+            // The game ends in what left the buffer.
+            self.raw.truncate((end - start) as usize);
+            rejects.write_all(&self.raw)
+        } else {
+            rejects.write_all(&self.raw)?;
+            let from = start.max(base);
+            rejects.write_all(&held[(from - base) as usize..(end - base) as usize])
+        }
     }
 
     /// The input has ended (at `self.at`): ends the game under way, or,

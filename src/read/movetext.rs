@@ -257,10 +257,7 @@ impl Movetext {
     /// The result the game is written with: the one read; else the winner
     /// of a `#` move; else the `Result` tag's; else `*`.
     pub fn outcome(&self, tag: Option<Outcome>) -> Outcome {
-        let mated = self.mate_by.map(|s| match s {
-            Side::White => Outcome::WhiteWins,
-            Side::Black => Outcome::BlackWins,
-        });
+        let mated = self.mate_by.map(Outcome::mate_by);
         self.result.or(mated).or(tag).unwrap_or(Outcome::Unfinished)
     }
 }

@@ -227,6 +227,7 @@ impl Ndjson {
         &mut self,
         file: &str,
         line: u64,
+        path: &[u32],
         result: Outcome,
         out: &mut dyn Write,
     ) -> io::Result<()> {
@@ -235,6 +236,16 @@ impl Ndjson {
         json_string(&mut head, file.as_bytes());
         head.extend_from_slice(b",\"line\":");
         push_decimal(&mut head, line);
+        if !path.is_empty() {
+            head.extend_from_slice(b",\"path\":[");
+            for (i, &k) in path.iter().enumerate() {
+                if i > 0 {
+                    head.push(b',');
+                }
+                push_decimal(&mut head, u64::from(k));
+            }
+            head.push(b']');
+        }
         head.extend_from_slice(b",\"tags\":[[\"Variant\",\"C'escacs\"]");
         head.extend_from_slice(&self.tags);
         head.extend_from_slice(b"],\"start\":");

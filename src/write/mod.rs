@@ -4,12 +4,15 @@
 
 mod ctl;
 mod json;
+mod split;
 
 use crate::grammar::model::{HalfMove, Outcome};
-use crate::passes::{Tag, Variation};
+use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use ctl::CtlPgn;
 use json::Ndjson;
+use split::Split;
+pub use split::VARIATION_PATH_TAG;
 use std::io::{self, Write};
 
 /// What the writer produces.
@@ -42,8 +45,11 @@ pub(crate) struct Writer {
     /// Input line where the game starts, for ndjson's `line`.
     line: u64,
     layout: Layout,
+    /// `--split-variations`: the variations are recorded, not laid out.
+    split: Option<Split>,
 }
 
+/// One of the two layouts of a game.
 #[derive(Debug)]
 enum Layout {
     CtlPgn(CtlPgn),
@@ -53,15 +59,65 @@ enum Layout {
 /// Calls the same method of whichever layout is in use.
 macro_rules! laid_out {
     ($self:expr, $w:ident => $call:expr) => {
-        match &mut $self.layout {
+        match $self {
             Layout::CtlPgn($w) => $call,
             Layout::Ndjson($w) => $call,
         }
     };
 }
 
+impl Layout {
+    fn begin(&mut self) {
+        laid_out!(self, w => w.begin())
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>) {
+        laid_out!(self, w => w.tag(tag))
+    }
+
+    fn setup(&mut self, pdtl: &Pdtl) {
+        laid_out!(self, w => w.setup(pdtl))
+    }
+
+    #[inline]
+    fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
+        laid_out!(self, w => w.half_move(mv, depth, text))
+    }
+
+    /// Main-line half-moves laid out from their moves.
+    fn half_moves(&mut self, moves: &[HalfMove]) {
+        for mv in moves {
+            self.half_move(mv, 0, None);
+        }
+    }
+
+    fn variation(&mut self, edge: Variation, depth: u32) {
+        laid_out!(self, w => w.variation(edge, depth))
+    }
+
+    fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
+        laid_out!(self, w => w.comment(text, depth, after_result))
+    }
+
+    /// Writes the game: `file` and `line` name it in ndjson, with `path`
+    /// when it is a variation game.
+    fn finish(
+        &mut self,
+        result: Outcome,
+        file: &str,
+        line: u64,
+        path: &[u32],
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        match self {
+            Layout::CtlPgn(w) => w.finish(result, out),
+            Layout::Ndjson(w) => w.finish(file, line, path, result, out),
+        }
+    }
+}
+
 impl Writer {
-    pub fn new(format: Format) -> Writer {
+    pub fn new(format: Format, split_variations: bool) -> Writer {
         Writer {
             file: String::new(),
             line: 0,
@@ -69,53 +125,99 @@ impl Writer {
                 Format::CtlPgn => Layout::CtlPgn(CtlPgn::default()),
                 Format::Ndjson => Layout::Ndjson(Ndjson::default()),
             },
+            split: split_variations.then(Split::default),
         }
     }
 
     pub fn begin(&mut self, line: u64) {
         self.line = line;
-        laid_out!(self, w => w.begin())
+        self.layout.begin();
+        if let Some(s) = &mut self.split {
+            s.begin();
+        }
     }
 
     /// A tag pair; the `Variant` tag is the writer's own, written first.
     pub fn tag(&mut self, tag: &Tag<'_>) {
-        if tag.name != "Variant" {
-            laid_out!(self, w => w.tag(tag))
+        if tag.name == "Variant" {
+            return;
+        }
+        self.layout.tag(tag);
+        if let Some(s) = &mut self.split {
+            s.tag(tag);
         }
     }
 
     /// `--fix-result`: the `Result` tag, if written, says `result`.
     pub fn fix_result_tag(&mut self, result: Outcome) {
-        laid_out!(self, w => w.fix_result_tag(result))
+        laid_out!(&mut self.layout, w => w.fix_result_tag(result))
     }
 
     pub fn setup(&mut self, pdtl: &Pdtl) {
-        laid_out!(self, w => w.setup(pdtl))
+        self.layout.setup(pdtl);
+        if let Some(s) = &mut self.split {
+            s.setup(pdtl);
+        }
     }
 
     /// A half-move at variation `depth` (0: the main line); `text` is its
     /// move as [`HalfMove::write_move`] writes it, when the reader has it.
     #[inline]
     pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
-        laid_out!(self, w => w.half_move(mv, depth, text))
+        if let Some(s) = &mut self.split {
+            s.half_move(mv);
+            if depth > 0 {
+                return;
+            }
+        }
+        self.layout.half_move(mv, depth, text)
     }
 
     /// A variation opens or closes; `depth` is its own (1: on the main line).
     pub fn variation(&mut self, edge: Variation, depth: u32) {
-        laid_out!(self, w => w.variation(edge, depth))
+        match &mut self.split {
+            Some(s) => s.variation(edge),
+            None => self.layout.variation(edge, depth),
+        }
     }
 
     /// A comment's text, at variation `depth`, or after the result.
     pub fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
-        laid_out!(self, w => w.comment(text, depth, after_result))
+        match &mut self.split {
+            Some(s) if depth > 0 => s.comment(text),
+            _ => self.layout.comment(text, depth, after_result),
+        }
     }
 
-    /// Writes the whole game to `out`.
-    pub fn finish(&mut self, result: Outcome, out: &mut dyn Write) -> io::Result<()> {
-        match &mut self.layout {
-            Layout::CtlPgn(w) => w.finish(result, out),
-            Layout::Ndjson(w) => w.finish(&self.file, self.line, result, out),
+    /// `--split-variations`, at the game's end: plans its variation games
+    /// (replaying each with `verify`), reporting to `cx`; returns how many
+    /// there are, and how many failed to replay.
+    pub fn plan_variations(&mut self, verify: bool, cx: &mut Context) -> (u64, u64) {
+        match &mut self.split {
+            Some(s) => {
+                s.plan(verify, cx);
+                s.counts()
+            }
+            None => (0, 0),
         }
+    }
+
+    /// The paths of the variation games that failed to replay.
+    pub fn failed_variations(&self) -> String {
+        self.split
+            .as_ref()
+            .map(Split::failed_paths)
+            .unwrap_or_default()
+    }
+
+    /// Writes the whole game to `out`, then its variation games.
+    pub fn finish(&mut self, result: Outcome, out: &mut dyn Write) -> io::Result<()> {
+        self.layout
+            .finish(result, &self.file, self.line, &[], out)?;
+        if let Some(s) = &self.split {
+            s.write_games(&mut self.layout, &self.file, self.line, out)?;
+        }
+        Ok(())
     }
 }
 

@@ -1,0 +1,269 @@
+//! `--split-variations`: every variation written as a linear game of its
+//! own, named by its path, replayed with verify.
+
+use ctlpgn_filter::{Filter, FilterBuilder, Verify};
+use proptest::prelude::*;
+use std::fmt::Write;
+
+/// The split games of `input`, replayed, then the diagnostics and counts.
+fn split_and_check(name: &str, input: &[u8]) -> String {
+    let mut filter = FilterBuilder::new()
+        .split_variations(true)
+        .verify(Verify::new())
+        .build();
+    let (out, diags, r) = filter.filter_bytes(input);
+    let mut s = String::from_utf8(out).expect("output is UTF-8");
+    s += "--- diagnostics\n";
+    for d in &diags {
+        s += &d.render(name);
+    }
+    writeln!(
+        s,
+        "--- {} read, {} written, {} rejected; variation games: {} written, {} rejected; {} warnings",
+        r.games_read,
+        r.games_written,
+        r.games_rejected,
+        r.variations_written,
+        r.variations_rejected,
+        r.warnings
+    )
+    .unwrap();
+    s
+}
+
+#[test]
+fn split_corpus_snapshots() {
+    insta::with_settings!({
+        snapshot_path => "../snapshots/split",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::glob!("../corpus/split", "*.ctl-pgn", |path| {
+            let input = std::fs::read(path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy();
+            insta::assert_snapshot!(split_and_check(&name, &input));
+        });
+    });
+}
+
+fn ids(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("[Id \"")?.strip_suffix("\"]"))
+        .collect()
+}
+
+#[test]
+fn the_spec_fools_mate_is_its_main_line_and_six_variation_games_that_replay() {
+    let input = std::fs::read("corpus/split/spec-fools-mate.ctl-pgn").unwrap();
+    let out = split_and_check("spec-fools-mate.ctl-pgn", &input);
+    assert_eq!(
+        ids(&out),
+        [
+            "Cescacs-X01-V-en",
+            "Cescacs-X01-V-S:1-en",
+            "Cescacs-X01-V-S:0:1-en",
+            "Cescacs-X01-V-S:0:2-en",
+            "Cescacs-X01-V-S:0:2:1-en",
+            "Cescacs-X01-V-S:0:0:1-en",
+            "Cescacs-X01-V-S:0:0:2-en",
+        ]
+    );
+    assert!(out.ends_with(
+        "--- 1 read, 1 written, 0 rejected; variation games: 6 written, 0 rejected; 0 warnings\n"
+    ));
+}
+
+#[test]
+fn an_incoherent_variation_is_rejected_alone_at_its_own_line_and_column() {
+    let input = std::fs::read("corpus/split/incoherent-variation.ctl-pgn").unwrap();
+    let out = split_and_check("incoherent-variation.ctl-pgn", &input);
+    assert!(out.contains(
+        "incoherent-variation.ctl-pgn:7:10: error: variation 1: move 1 (Black) E9-E11: no piece at E9"
+    ));
+    assert_eq!(ids(&out), ["Cescacs-T05-V-en", "Cescacs-T05-V-S:2-en"]);
+}
+
+#[test]
+fn a_game_without_an_id_names_the_path_in_a_tag_of_its_own() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20-F16) 2. F8-F12:\n*\n";
+    let (out, _, _) = FilterBuilder::new()
+        .split_variations(true)
+        .build()
+        .filter_bytes(input.as_bytes());
+    let out = String::from_utf8(out).unwrap();
+    assert!(out
+        .ends_with("[Variant \"C'escacs\"]\n[VariationPath \"1\"]\n\n1. E7-E13, F20-F16:\n*\n\n"));
+}
+
+#[test]
+fn a_variation_game_ending_in_mate_takes_the_mate_s_result() {
+    let input = "[Variant \"C'escacs\"]\n[Result \"*\"]\n\
+                 1. E7-E13, E21-E15 (1. ..., F20-F16#) 2. F8-F12:\n*\n";
+    let (out, _, _) = FilterBuilder::new()
+        .split_variations(true)
+        .build()
+        .filter_bytes(input.as_bytes());
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.ends_with(
+        "[Variant \"C'escacs\"]\n[Result \"0-3\"]\n[VariationPath \"1\"]\n\n1. E7-E13, F20-F16#\n0-3\n\n"
+    ), "{out}");
+}
+
+#[test]
+fn rejects_keep_the_whole_game_once_with_the_paths_that_failed() {
+    let input = std::fs::read("corpus/split/incoherent-variation.ctl-pgn").unwrap();
+    let mut filter = FilterBuilder::new()
+        .split_variations(true)
+        .verify(Verify::new())
+        .build();
+    let mut out = Vec::new();
+    let mut rejects = Vec::new();
+    filter
+        .run_with_rejects(&input[..], &mut out, Some(&mut rejects), &mut |_| {})
+        .unwrap();
+    let rejects = String::from_utf8(rejects).unwrap();
+    let game = String::from_utf8(input).unwrap();
+    assert_eq!(
+        rejects,
+        format!("{{ctlpgn-filter: variation games rejected: 1}}\n{game}")
+    );
+}
+
+#[test]
+fn ndjson_gives_each_variation_game_its_path() {
+    let input = std::fs::read("corpus/split/nesting-three-deep.ctl-pgn").unwrap();
+    let (out, _, _) = FilterBuilder::new()
+        .split_variations(true)
+        .format(ctlpgn_filter::Format::Ndjson)
+        .build()
+        .filter_bytes(&input);
+    let paths: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["path"].clone())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            serde_json::Value::Null,
+            serde_json::json!([1]),
+            serde_json::json!([1, 1]),
+            serde_json::json!([1, 1, 1]),
+            serde_json::json!([1, 1, 1, 1]),
+        ]
+    );
+}
+
+// ───────────────────────── random variation trees ─────────────────────────
+
+/// A line of half-moves, and variations each replacing one of them.
+#[derive(Clone, Debug)]
+struct Line {
+    moves: Vec<&'static str>,
+    variations: Vec<(usize, Line)>,
+}
+
+/// Moves of every shape, some with Unicode dashes, × or alternative forms
+/// the filter normalises (no coherence is asked: nothing is replayed).
+const MOVES: &[&str] = &[
+    "E7-E13",
+    "F8‐F12",
+    "JF6-C15",
+    "NG25×L17",
+    "DC19-E25+",
+    "KRK-II",
+    "B24=D",
+    "E13×F16",
+    "F12@@G9",
+    "♗F6-C15",
+    "GL5×GE5^+",
+    "A21-A23=&",
+];
+
+fn line(depth: u32) -> BoxedStrategy<Line> {
+    let moves = prop::collection::vec(prop::sample::select(MOVES), 1..6);
+    if depth == 0 {
+        return moves
+            .prop_map(|moves| Line {
+                moves,
+                variations: Vec::new(),
+            })
+            .boxed();
+    }
+    (
+        moves,
+        prop::collection::vec((any::<prop::sample::Index>(), line(depth - 1)), 0..3),
+    )
+        .prop_map(|(moves, vs)| {
+            let mut variations: Vec<(usize, Line)> = vs
+                .into_iter()
+                .map(|(i, l)| (i.index(moves.len()), l))
+                .collect();
+            variations.sort_by_key(|(i, _)| *i);
+            Line { moves, variations }
+        })
+        .boxed()
+}
+
+impl Line {
+    fn count(&self) -> usize {
+        self.variations.iter().map(|(_, l)| 1 + l.count()).sum()
+    }
+
+    /// Writes the line from half-move `first` (0: White's 1st), its
+    /// variations right after the half-move each replaces.
+    fn write(&self, first: usize, out: &mut String, main: bool) {
+        for (k, mv) in self.moves.iter().enumerate() {
+            let h = first + k;
+            let (n, white) = (h / 2 + 1, h.is_multiple_of(2));
+            let resumed = k == 0 || self.variations.iter().any(|(i, _)| *i + 1 == k);
+            match (white, resumed) {
+                (true, _) => write!(out, " {n}. {mv}").unwrap(),
+                (false, true) => write!(out, " {n}. ..., {mv}").unwrap(),
+                (false, false) => write!(out, ", {mv}").unwrap(),
+            }
+            if main && k + 1 == self.moves.len() {
+                out.push(':');
+            }
+            for (_, v) in self.variations.iter().filter(|(i, _)| *i == k) {
+                out.push_str(" (");
+                v.write(h, out, false);
+                out.push(')');
+            }
+        }
+    }
+}
+
+fn game_text(main: &Line) -> String {
+    let mut s = String::from("[Variant \"C'escacs\"]\n[Redefine \"FAN\"]\n\n");
+    main.write(0, &mut s, true);
+    s.push_str("\n*\n");
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn each_variation_becomes_one_canonical_game_and_the_main_line_is_the_game_without_them(
+        main in line(3)
+    ) {
+        let input = game_text(&main);
+        let (out, diags, report) = FilterBuilder::new()
+            .split_variations(true)
+            .build()
+            .filter_bytes(input.as_bytes());
+        prop_assert!(diags.is_empty(), "{input}\n{diags:?}");
+        let out = String::from_utf8(out).unwrap();
+        let games = out.matches("[Variant \"C'escacs\"]").count();
+        prop_assert_eq!(games, 1 + main.count(), "{}\n{}", input, out);
+        prop_assert_eq!(report.variations_written as usize, main.count());
+        // Canonical: read again, nothing changes.
+        let (again, _, _) = Filter::default().filter_bytes(out.as_bytes());
+        prop_assert_eq!(String::from_utf8(again).unwrap(), out.clone());
+        // The first game is the input with its variations dropped.
+        let (dropped, _, _) = Filter::default().filter_bytes(input.as_bytes());
+        let dropped = String::from_utf8(dropped).unwrap();
+        prop_assert!(out.starts_with(&dropped), "{}\n{}", dropped, out);
+    }
+}
