@@ -27,6 +27,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod cut;
 mod diag;
 mod filter;
 mod grammar;
@@ -39,6 +40,7 @@ mod write;
 
 pub use write::{Format, VARIATION_PATH_TAG};
 
+pub use cut::{cut_at_games, Cuts};
 pub use diag::{Diagnostic, Severity};
 pub use filter::{Filter, FilterBuilder, Origin, Report, PASS_NAMES};
 pub use grammar::half_move::Traits;

@@ -267,3 +267,95 @@ fn jobs_write_what_one_thread_writes_on_every_corpus_file_in_tiny_chunks() {
         }
     }
 }
+
+// ───────────────────────────── --cut ─────────────────────────────
+
+/// The pieces `cut_at_games` makes of `input`, at least `size` bytes each.
+fn pieces(input: &[u8], size: u64) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let cuts = ctlpgn_filter::cut_at_games(input, &mut out, size).unwrap();
+    let pieces: Vec<Vec<u8>> = if out.is_empty() {
+        Vec::new()
+    } else {
+        out.split(|&b| b == 0).map(<[u8]>::to_vec).collect()
+    };
+    assert_eq!(cuts.pieces as usize, pieces.len());
+    pieces
+}
+
+/// Filtering each piece apart, outputs and rejects concatenated, counts added.
+fn filtered_apart(pieces: &[Vec<u8>]) -> (String, Vec<u8>, Report) {
+    let (mut out, mut rejects, mut report) = (String::new(), Vec::new(), Report::default());
+    for p in pieces {
+        let run = run_with(Filter::default(), p);
+        out += &run.out;
+        rejects.extend_from_slice(&run.rejects);
+        report.add(&run.report);
+    }
+    (out, rejects, report)
+}
+
+#[test]
+fn the_pieces_of_a_cut_are_the_input_but_its_leading_blanks() {
+    for input in tricky() {
+        for size in [1, 40, 1 << 20] {
+            assert_eq!(
+                pieces(input.as_bytes(), size).concat(),
+                after_leading_blanks(input.as_bytes()),
+                "{size}: {input}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_cut_is_never_inside_a_comment_that_quotes_games() {
+    let good = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+    let input = format!("{good}{QUOTING}{good}");
+    let pieces = pieces(input.as_bytes(), 1);
+    assert_eq!(pieces.len(), 3);
+    assert!(String::from_utf8_lossy(&pieces[1]).contains(QUOTING.trim_start()));
+}
+
+#[test]
+fn filtering_the_pieces_apart_is_filtering_the_whole_on_every_corpus_file() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let files = std::fs::read_dir(&dir)
+        .unwrap()
+        .chain(std::fs::read_dir(dir.join("errors")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ctl-pgn"));
+    for path in files {
+        let input = std::fs::read(&path).unwrap();
+        if input.contains(&0) {
+            continue; // binary: refused, below
+        }
+        let whole = run_with(Filter::default(), &input);
+        for size in [1, 200] {
+            let (out, rejects, report) = filtered_apart(&pieces(&input, size));
+            assert_eq!(out, whole.out, "{} cut at {size}", path.display());
+            assert_eq!(rejects, whole.rejects, "{} cut at {size}", path.display());
+            assert_eq!(report, whole.report, "{} cut at {size}", path.display());
+        }
+    }
+}
+
+#[test]
+fn filtering_the_pieces_apart_is_filtering_the_whole_on_tricky_inputs() {
+    let input = tricky().concat().repeat(5);
+    let whole = run(&input);
+    for size in [1, 100, 1000] {
+        let (out, rejects, report) = filtered_apart(&pieces(input.as_bytes(), size));
+        assert_eq!(
+            (out, rejects, report),
+            (whole.out.clone(), whole.rejects.clone(), whole.report)
+        );
+    }
+}
+
+#[test]
+fn input_holding_a_nul_byte_is_not_cut() {
+    let input = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n{\0}\n";
+    let err = ctlpgn_filter::cut_at_games(&input[..], &mut Vec::new(), 1).unwrap_err();
+    assert!(err.to_string().contains("NUL byte"), "{err}");
+}

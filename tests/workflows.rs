@@ -400,3 +400,63 @@ fn check_cannot_write_an_output_file() {
     let out = cmd().args(["--check", "-o", "x"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn cut_writes_the_input_with_a_nul_byte_at_game_starts() {
+    let quoting =
+        "[Variant \"C'escacs\"]\n1. E7-E13:\n{ [Variant \"C'escacs\"] 1. F8-F12: * }\n*\n";
+    let input = format!("{quoting}{GOOD}{BAD}");
+    let out = cmd()
+        .args(["--cut", "1"])
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{quoting}\0{GOOD}\0{BAD}")
+    );
+    let out = cmd()
+        .args(["--cut", "1K"])
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), input, "one piece");
+}
+
+#[test]
+fn cut_separates_files_with_a_nul_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.ctl-pgn"), dir.path().join("b.ctl-pgn"));
+    write(&a, GOOD);
+    write(&b, GOOD);
+    let out = cmd()
+        .args(["--cut", "64M"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{GOOD}\0{GOOD}")
+    );
+}
+
+#[test]
+fn cut_takes_sizes_with_k_m_g_and_refuses_others() {
+    for bad in ["0", "12X", "M"] {
+        let out = cmd()
+            .args(["--cut", bad])
+            .write_stdin(GOOD)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("a size is a number of bytes"));
+    }
+    let out = cmd()
+        .args(["--cut", "1M", "--verify"])
+        .write_stdin(GOOD)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -75,6 +75,15 @@ pub struct Cli {
     /// Stop at the first rejected game.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Write the input unchanged instead, cut at true game starts into
+    /// pieces of at least SIZE bytes (suffix K, M or G), a NUL byte after
+    /// each piece but the last: for GNU parallel (`--recend '\0' --rrs`),
+    /// Spark, Hadoop Streaming and other engines that filter pieces apart.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size,
+          conflicts_with_all = ["check", "in_place", "out_dir", "format", "verify", "rejects",
+                                "keep_comments", "keep_variations", "keep_ratings",
+                                "split_variations", "skip_pass", "strict", "fix_result"])]
+    pub cut: Option<u64>,
     /// Worker threads [default: the number of cores for a regular file of 4 MB or more, else 1].
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -173,6 +182,31 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "replay each game, write nothing, print each game's final position",
     ),
 ];
+
+/// A size in bytes: `4096`, `64K`, `64M`, `1G` (powers of 1024).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let (digits, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => s.split_at(i),
+        None => (s, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "K" | "k" => 10,
+        "M" | "m" => 20,
+        "G" | "g" => 30,
+        _ => {
+            return Err(format!(
+                "{s}: a size is a number of bytes, with K, M or G after it"
+            ))
+        }
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .filter(|&n| n > 0)
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| format!("{s}: a size is a number of bytes above 0, with K, M or G after it"))
+}
 
 /// The exit statuses: status, when.
 pub const EXIT_STATUS: &[(&str, &str)] = &[

@@ -122,6 +122,12 @@ fn run(cli: &Cli) -> io::Result<Outcome> {
             let relative = relative.expect("refused before: stdin under --out-dir");
             into_dir(s, path, &dir.join(relative))
         })?;
+    } else if let Some(size) = cli.cut {
+        let mut out = Output::open(cli.output.as_deref().unwrap_or(Path::new("-")))?;
+        each_file(&entries, &mut session, |s, path, _| {
+            s.cut_or_skip(path, out.writer(), size)
+        })?;
+        out.commit()?;
     } else if cli.check {
         each_file(&entries, &mut session, |s, path, _| {
             s.filter_or_skip(path, &mut io::sink()).map(drop)

@@ -5,7 +5,7 @@ use super::args::{Cli, Color, OutputFormat};
 use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
 use ctlpgn_filter::{
-    run_parallel, Diagnostic, Filter, FilterBuilder, Format, Report, Severity, Verify,
+    cut_at_games, run_parallel, Diagnostic, Filter, FilterBuilder, Format, Report, Severity, Verify,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
@@ -109,6 +109,8 @@ pub struct Session<'c> {
     not_written: u64,
     /// Inputs skipped as binary.
     binary: u64,
+    /// `--cut`: pieces written.
+    pieces: u64,
     color: bool,
 }
 
@@ -130,6 +132,7 @@ impl<'c> Session<'c> {
             unreadable: 0,
             not_written: 0,
             binary: 0,
+            pieces: 0,
             color,
         })
     }
@@ -179,11 +182,36 @@ impl<'c> Session<'c> {
         }
     }
 
-    /// Filters one input (a path, or `-` for stdin) into `out`; `None` when
-    /// it is binary (a NUL byte in its first [`BINARY_BLOCK`] bytes): then
-    /// it is reported once, and nothing of it is filtered.
-    fn filter_file(&mut self, path: &Path, out: &mut dyn Write) -> io::Result<Option<Report>> {
-        let cli = self.cli;
+    /// `--cut SIZE`: copies one input into `out` cut at true game starts
+    /// ([`cut_at_games`]), after a NUL byte when an input before it wrote
+    /// a piece; an input that cannot be read, or is binary, is reported.
+    pub fn cut_or_skip(&mut self, path: &Path, out: &mut dyn Write, size: u64) -> io::Result<()> {
+        let opened = match self.open(path) {
+            Ok(opened) => opened,
+            Err(e) if streams::is_input_error(&e) => {
+                self.unreadable(&e);
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        let Some((_, input, _)) = opened else {
+            return Ok(());
+        };
+        let mut out = Separated {
+            out,
+            pending: self.pieces > 0,
+        };
+        let cuts = cut_at_games(input, &mut out, size)?;
+        self.pieces += cuts.pieces;
+        self.total.games_read += cuts.games;
+        Ok(())
+    }
+
+    /// Opens one input (a path, or `-` for stdin): its name, its bytes,
+    /// its size if known; `None` when it is binary (a NUL byte in its
+    /// first [`BINARY_BLOCK`] bytes), reported once.
+    #[allow(clippy::type_complexity)]
+    fn open(&mut self, path: &Path) -> io::Result<Option<(String, Box<dyn Read>, Option<u64>)>> {
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
             "<stdin>".to_string()
@@ -208,6 +236,16 @@ impl<'c> Session<'c> {
             return Ok(None);
         }
         let input: Box<dyn Read> = Box::new(Cursor::new(first).chain(input));
+        Ok(Some((name, input, size)))
+    }
+
+    /// Filters one input (a path, or `-` for stdin) into `out`; `None` when
+    /// it is binary: then nothing of it is filtered.
+    fn filter_file(&mut self, path: &Path, out: &mut dyn Write) -> io::Result<Option<Report>> {
+        let cli = self.cli;
+        let Some((name, input, size)) = self.open(path)? else {
+            return Ok(None);
+        };
         let jobs = match cli.jobs {
             // Final positions are printed as games end: one thread keeps their order.
             _ if cli.fail_fast || cli.final_pdtl => 1,
@@ -417,4 +455,25 @@ fn first_block(mut input: Box<dyn Read>) -> io::Result<(Vec<u8>, Box<dyn Read>)>
         .take(BINARY_BLOCK as u64)
         .read_to_end(&mut first)?;
     Ok((first, input))
+}
+
+/// `--cut`: a NUL byte before the first bytes of an input when one before
+/// it wrote a piece, so that inputs are cut from one another.
+struct Separated<'a> {
+    out: &'a mut dyn Write,
+    pending: bool,
+}
+
+impl Write for Separated<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.pending && !buf.is_empty() {
+            self.out.write_all(b"\0")?;
+            self.pending = false;
+        }
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }

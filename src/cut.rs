@@ -1,0 +1,126 @@
+//! Sound cuts for engines that spread the work over processes or machines
+//! (GNU parallel, Spark, Hadoop Streaming): the input as it was, with a NUL
+//! byte at true game starts, as the reader decides them; a `[Variant "`
+//! line quoted in a comment, or among a game's tags, is no cut.
+//!
+//! It is the reader's own contract put to work: a filter that rejects
+//! every game writes each game's bytes to its rejects exactly as read, in
+//! order, so the cuts go between those writes.
+
+use crate::filter::{FilterBuilder, PASS_NAMES};
+use crate::passes::{Context, Interest, Pass};
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// What [`cut_at_games`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cuts {
+    /// Games found.
+    pub games: u64,
+    /// Pieces written (one more than the NUL bytes written).
+    pub pieces: u64,
+    /// Bytes written, NUL bytes left out.
+    pub bytes: u64,
+}
+
+/// Copies `input` to `out` cut into pieces of at least `size` bytes (the
+/// last one may be smaller) at true game starts, each piece but the last
+/// followed by a NUL byte. Blanks before the first game are left out; no
+/// other byte is changed.
+///
+/// Filtering each piece on its own and concatenating the outputs in order
+/// gives the bytes one run over the whole input gives (diagnostics then
+/// count lines from each piece's start). An input holding a NUL byte (not
+/// CTL-PGN: binary) is refused, since a NUL is what marks a cut.
+///
+/// ```
+/// use ctlpgn_filter::cut_at_games;
+/// let input = b"[Variant \"C'escacs\"]\n{ quoting [Variant \"C'escacs\"] }\n1. E7-E13:\n*\n\
+///               [Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+/// let mut out = Vec::new();
+/// let cuts = cut_at_games(&input[..], &mut out, 1).unwrap();
+/// assert_eq!((cuts.games, cuts.pieces), (2, 2));
+/// let pieces: Vec<&[u8]> = out.split(|&b| b == 0).collect();
+/// assert!(pieces[1].starts_with(b"[Variant \"C'escacs\"]\n1. F8-F12:"));
+/// ```
+pub fn cut_at_games(input: impl Read, out: &mut dyn Write, size: u64) -> io::Result<Cuts> {
+    let began = Arc::new(AtomicBool::new(false));
+    let mut builder = FilterBuilder::new();
+    for name in PASS_NAMES {
+        builder = builder.skip_pass(name);
+    }
+    let mut filter = builder
+        .pass(Box::new(RejectEveryGame(Arc::clone(&began))))
+        .build();
+    let mut pieces = Pieces {
+        out,
+        began,
+        size,
+        since_cut: 0,
+        cuts: Cuts::default(),
+    };
+    filter.run_with_rejects(input, &mut io::sink(), Some(&mut pieces), &mut |_| {})?;
+    let mut cuts = pieces.cuts;
+    cuts.pieces += u64::from(cuts.bytes > 0);
+    Ok(cuts)
+}
+
+/// Rejects every game, so that the reader hands each one's bytes on;
+/// notes that a game began, so that the next bytes may start a piece.
+struct RejectEveryGame(Arc<AtomicBool>);
+
+impl Pass for RejectEveryGame {
+    fn name(&self) -> &'static str {
+        "reject-every-game"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::NONE
+    }
+
+    fn begin_game(&mut self, cx: &mut Context) {
+        self.0.store(true, Ordering::Relaxed);
+        cx.error(cx.game_line, 1, "cut here");
+    }
+}
+
+/// The rejects stream: game after game, cut where a game begins and the
+/// piece is long enough.
+struct Pieces<'a> {
+    out: &'a mut dyn Write,
+    began: Arc<AtomicBool>,
+    size: u64,
+    since_cut: u64,
+    cuts: Cuts,
+}
+
+impl Write for Pieces<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Some(i) = memchr::memchr(0, buf) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "NUL byte at byte offset {} of the pieces: binary input, which cannot be cut with NUL bytes",
+                    self.cuts.bytes + i as u64
+                ),
+            ));
+        }
+        if self.began.swap(false, Ordering::Relaxed) {
+            self.cuts.games += 1;
+            if self.since_cut >= self.size.max(1) {
+                self.out.write_all(b"\0")?;
+                self.cuts.pieces += 1;
+                self.since_cut = 0;
+            }
+        }
+        self.out.write_all(buf)?;
+        self.since_cut += buf.len() as u64;
+        self.cuts.bytes += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
