@@ -7,7 +7,7 @@
 //! every game writes each game's bytes to its rejects exactly as read, in
 //! order, so the cuts go between those writes.
 
-use crate::filter::{FilterBuilder, PASS_NAMES};
+use crate::filter::FilterBuilder;
 use crate::passes::{Context, Interest, Pass};
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,28 +29,32 @@ pub struct Cuts {
 /// followed by a NUL byte. Blanks before the first game are left out; no
 /// other byte is changed.
 ///
-/// Filtering each piece on its own and concatenating the outputs in order
+/// `filter` is how the pieces will be filtered: whether comments and
+/// variations are kept or dropped decides where a broken game (a
+/// variation never closed, say) ends, so the cuts follow it. Filtering
+/// each piece on its own that way and concatenating the outputs in order
 /// gives the bytes one run over the whole input gives (diagnostics then
 /// count lines from each piece's start). An input holding a NUL byte (not
 /// CTL-PGN: binary) is refused, since a NUL is what marks a cut.
 ///
 /// ```
-/// use ctlpgn_filter::cut_at_games;
+/// use ctlpgn_filter::{cut_at_games, FilterBuilder};
 /// let input = b"[Variant \"C'escacs\"]\n{ quoting [Variant \"C'escacs\"] }\n1. E7-E13:\n*\n\
 ///               [Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
 /// let mut out = Vec::new();
-/// let cuts = cut_at_games(&input[..], &mut out, 1).unwrap();
+/// let cuts = cut_at_games(FilterBuilder::new(), &input[..], &mut out, 1).unwrap();
 /// assert_eq!((cuts.games, cuts.pieces), (2, 2));
 /// let pieces: Vec<&[u8]> = out.split(|&b| b == 0).collect();
 /// assert!(pieces[1].starts_with(b"[Variant \"C'escacs\"]\n1. F8-F12:"));
 /// ```
-pub fn cut_at_games(input: impl Read, out: &mut dyn Write, size: u64) -> io::Result<Cuts> {
+pub fn cut_at_games(
+    filter: FilterBuilder,
+    input: impl Read,
+    out: &mut dyn Write,
+    size: u64,
+) -> io::Result<Cuts> {
     let began = Arc::new(AtomicBool::new(false));
-    let mut builder = FilterBuilder::new();
-    for name in PASS_NAMES {
-        builder = builder.skip_pass(name);
-    }
-    let mut filter = builder
+    let mut filter = filter
         .pass(Box::new(RejectEveryGame(Arc::clone(&began))))
         .build();
     let mut pieces = Pieces {

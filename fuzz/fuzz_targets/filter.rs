@@ -8,10 +8,14 @@
 //! - what the passes do not ask for changes nothing (a pass that takes
 //!   every item in the chain gives the same output, diagnostics, counts);
 //! - `--jobs` changes nothing: on two threads, in chunks of a few bytes,
-//!   the output, rejects, diagnostics and counts are one thread's.
+//!   the output, rejects, diagnostics and counts are one thread's;
+//! - `--cut` is sound: its pieces are the input but that blank space, and
+//!   filtered apart they give the output, rejects and counts of the whole;
+//! - `--split-variations` writes canonical games, the first of them the
+//!   game without its variations.
 #![no_main]
 
-use ctlpgn_filter::{run_parallel, Context, Diagnostic, FilterBuilder, Pass, Report};
+use ctlpgn_filter::{cut_at_games, run_parallel, Context, Diagnostic, FilterBuilder, Pass, Report};
 use libfuzzer_sys::fuzz_target;
 
 /// Changes nothing, and takes every item.
@@ -64,6 +68,47 @@ fn run(builder: FilterBuilder, data: &[u8]) -> Run {
 }
 
 fuzz_target!(|data: &[u8]| {
+    if !data.contains(&0) {
+        let whole = run(FilterBuilder::new(), data);
+        for size in [1, 1 + data.len() as u64 / 3] {
+            let mut cut = Vec::new();
+            cut_at_games(FilterBuilder::new(), data, &mut cut, size)
+                .expect("memory does not fail");
+            let pieces: Vec<&[u8]> = if cut.is_empty() {
+                Vec::new()
+            } else {
+                cut.split(|&b| b == 0).collect()
+            };
+            assert_eq!(
+                pieces.concat(),
+                &data[leading_blanks(data)..],
+                "pieces at {size}"
+            );
+            let (mut out, mut rejects, mut report) = (Vec::new(), Vec::new(), Report::default());
+            for p in pieces {
+                let (o, r, _, rep) = run(FilterBuilder::new(), p);
+                out.extend(o);
+                rejects.extend(r);
+                report.add(&rep);
+            }
+            assert!(
+                (&out, &rejects, &report) == (&whole.0, &whole.1, &whole.3),
+                "pieces of {size} filtered apart differ"
+            );
+        }
+    }
+
+    let (split, _, _, split_counts) = run(FilterBuilder::new().split_variations(true), data);
+    let (again, _, _, _) = run(FilterBuilder::new(), &split);
+    assert_eq!(again, split, "split games are not canonical");
+    let (game, _, _, counts) = run(FilterBuilder::new(), data);
+    if counts.games_written == 1 && split_counts.games_written == 1 {
+        assert!(
+            split.starts_with(&game),
+            "the first split game is not the game"
+        );
+    }
+
     for keep in [false, true] {
         let builder = move || {
             FilterBuilder::new()
@@ -98,7 +143,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(all.games_read, report.games_read);
 
         let taking_all = run(builder().pass(Box::new(Unchanged)), data);
-        assert_eq!(taking_all, one, "a pass that takes everything changed the run");
+        assert_eq!(
+            taking_all, one,
+            "a pass that takes everything changed the run"
+        );
 
         for chunk in [1, 1 + data.len() / 3] {
             let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());

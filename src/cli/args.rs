@@ -78,11 +78,11 @@ pub struct Cli {
     /// Write the input unchanged instead, cut at true game starts into
     /// pieces of at least SIZE bytes (suffix K, M or G), a NUL byte after
     /// each piece but the last: for GNU parallel (`--recend '\0' --rrs`),
-    /// Spark, Hadoop Streaming and other engines that filter pieces apart.
+    /// Spark, Hadoop Streaming and other engines that filter pieces apart
+    /// (give it the --keep-* options the pieces will be filtered with).
     #[arg(long, value_name = "SIZE", value_parser = parse_size,
           conflicts_with_all = ["check", "in_place", "out_dir", "format", "verify", "rejects",
-                                "keep_comments", "keep_variations", "keep_ratings",
-                                "split_variations", "skip_pass", "strict", "fix_result"])]
+                                "fail_fast"])]
     pub cut: Option<u64>,
     /// Worker threads [default: the number of cores for a regular file of 4 MB or more, else 1].
     #[arg(short, long, value_name = "N")]

@@ -26,6 +26,11 @@ const BINARY_BLOCK: usize = 64 << 10;
 type InputName = Arc<Mutex<String>>;
 
 fn build_filter(cli: &Cli, name: &InputName) -> Filter {
+    filter_builder(cli, name).build()
+}
+
+/// The filter the options ask for.
+fn filter_builder(cli: &Cli, name: &InputName) -> FilterBuilder {
     let mut builder = FilterBuilder::new()
         .keep_comments(cli.keep_comments)
         .keep_variations(cli.keep_variations)
@@ -54,7 +59,7 @@ fn build_filter(cli: &Cli, name: &InputName) -> Filter {
         }
         builder = builder.verify(verify);
     }
-    builder.build()
+    builder
 }
 
 /// What a run did, and so its exit status.
@@ -201,7 +206,9 @@ impl<'c> Session<'c> {
             out,
             pending: self.pieces > 0,
         };
-        let cuts = cut_at_games(input, &mut out, size)?;
+        // Cut where the filter the options ask for ends games.
+        let reading = filter_builder(self.cli, &self.name).fail_fast(false);
+        let cuts = cut_at_games(reading, input, &mut out, size)?;
         self.pieces += cuts.pieces;
         self.total.games_read += cuts.games;
         Ok(())
