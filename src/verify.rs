@@ -361,10 +361,7 @@ impl Position {
         }
         self.turn = side.other();
         self.relative_numbering |= mv.unknown_number;
-        self.number = (!self.relative_numbering).then_some(match side {
-            Side::White => mv.number,
-            Side::Black => mv.number.saturating_add(1),
-        });
+        self.number = (!self.relative_numbering).then_some(side.next_number(mv.number));
         Ok(())
     }
 

@@ -191,6 +191,16 @@ fn a_comment_never_closed_with_no_game_inside_runs_to_the_end() {
 
 // ───────────────────────────── --jobs ─────────────────────────────
 
+/// The corpus files, and the broken ones of `corpus/errors/`.
+fn corpus_files() -> impl Iterator<Item = std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .chain(std::fs::read_dir(dir.join("errors")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ctl-pgn"))
+}
+
 fn parallel(input: &[u8], chunk: usize) -> Run {
     let (mut out, mut rejects, mut errors) = (Vec::new(), Vec::new(), Vec::new());
     let report = run_parallel(
@@ -248,13 +258,7 @@ fn jobs_write_what_one_thread_writes_on_many_tricky_games_in_small_chunks() {
 
 #[test]
 fn jobs_write_what_one_thread_writes_on_every_corpus_file_in_tiny_chunks() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let files = std::fs::read_dir(&dir)
-        .unwrap()
-        .chain(std::fs::read_dir(dir.join("errors")).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ctl-pgn"));
-    for path in files {
+    for path in corpus_files() {
         let input = std::fs::read(&path).unwrap();
         let one = run_with(Filter::default(), &input);
         for chunk in [1, 13, 97] {
@@ -319,13 +323,7 @@ fn a_cut_is_never_inside_a_comment_that_quotes_games() {
 
 #[test]
 fn filtering_the_pieces_apart_is_filtering_the_whole_on_every_corpus_file() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let files = std::fs::read_dir(&dir)
-        .unwrap()
-        .chain(std::fs::read_dir(dir.join("errors")).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ctl-pgn"));
-    for path in files {
+    for path in corpus_files() {
         let input = std::fs::read(&path).unwrap();
         if input.contains(&0) {
             continue; // binary: refused, below

@@ -267,3 +267,25 @@ proptest! {
         prop_assert!(out.starts_with(&dropped), "{}\n{}", dropped, out);
     }
 }
+
+/// Found by fuzzing: numbers inside a variation are taken as written, so
+/// one may leave a half-move out; its game would have a gap.
+#[test]
+fn a_variation_that_leaves_a_half_move_out_is_rejected_alone() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20-F16 3. F8-F12) 2. F8-F12:\n*\n";
+    let (out, diags, report) = FilterBuilder::new()
+        .split_variations(true)
+        .build()
+        .filter_bytes(input.as_bytes());
+    assert_eq!(
+        (report.games_written, report.variations_written, report.variations_rejected),
+        (1, 0, 1)
+    );
+    assert_eq!(
+        diags[0].message,
+        "variation 1: move 3 (White) follows move 1 (Black): a half-move is missing between them"
+    );
+    assert_eq!(diags[0].column, 40);
+    let (again, _, _) = Filter::default().filter_bytes(&out);
+    assert_eq!(again, out);
+}

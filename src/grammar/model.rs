@@ -27,6 +27,16 @@ impl Side {
             Side::Black => Side::White,
         }
     }
+
+    /// The number of the move after `number`'s half-move by this side:
+    /// Black's reply shares White's number, White's next move takes the
+    /// next one.
+    pub(crate) fn next_number(self, number: u32) -> u32 {
+        match self {
+            Side::White => number,
+            Side::Black => number.saturating_add(1),
+        }
+    }
 }
 
 impl fmt::Display for Side {

@@ -927,9 +927,7 @@ impl Reading<'_> {
                 let side = self.numbers.side.unwrap_or(Side::White);
                 let number = self.numbers.number;
                 self.half_move(held, base, s, number, side);
-                if side == Side::Black {
-                    self.numbers.number = number.saturating_add(1);
-                }
+                self.numbers.number = side.next_number(number);
                 self.numbers.side = Some(side.other());
             }
             Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker => {

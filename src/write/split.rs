@@ -175,11 +175,12 @@ impl Split {
         self.events.push(Event::Comment { text, line });
     }
 
-    fn first_move(&self, line: &Line) -> &HalfMove {
-        match &self.events[line.first as usize] {
-            Event::Move { mv, .. } => mv,
-            Event::Comment { .. } => unreachable!("`first` is a half-move"),
-        }
+    /// A warning about `line`, at its first half-move, which `say` names.
+    fn warn_at_first_move(&self, line: &Line, cx: &mut Context, say: impl Fn(&HalfMove) -> String) {
+        let Event::Move { mv, .. } = &self.events[line.first as usize] else {
+            unreachable!("`first` is a half-move")
+        };
+        cx.warn(mv.line, u64::from(mv.column), say(mv));
     }
 
     /// At the game's end: which variations become games, and their paths;
@@ -198,15 +199,10 @@ impl Split {
                 continue;
             }
             let Some(at) = l.at else {
-                let mv = self.first_move(l);
-                cx.warn(
-                    mv.line,
-                    u64::from(mv.column),
-                    format!(
-                        "this variation starts with move {} ({}), which replaces no half-move of the line it branches from: it is not written as a game of its own",
-                        mv.number, mv.side
-                    ),
-                );
+                self.warn_at_first_move(l, cx, |mv| format!(
+                    "this variation starts with move {} ({}), which replaces no half-move of the line it branches from: it is not written as a game of its own",
+                    mv.number, mv.side
+                ));
                 continue;
             };
             let branch = match branches
@@ -224,30 +220,20 @@ impl Split {
             let k = match l.label {
                 Some(label) if label > 0 => {
                     if label != order {
-                        let mv = self.first_move(l);
-                        cx.warn(
-                            mv.line,
-                            u64::from(mv.column),
-                            format!(
-                                "this variation is labelled $[{label}] but is variation {order} of move {} ({}): its path takes the label",
-                                mv.number, mv.side
-                            ),
-                        );
+                        self.warn_at_first_move(l, cx, |mv| format!(
+                            "this variation is labelled $[{label}] but is variation {order} of move {} ({}): its path takes the label",
+                            mv.number, mv.side
+                        ));
                     }
                     label
                 }
                 _ => order,
             };
             if taken.contains(&(l.parent, at, k)) {
-                let mv = self.first_move(l);
-                cx.warn(
-                    mv.line,
-                    u64::from(mv.column),
-                    format!(
-                        "another variation of move {} ({}) has the number {k} already: their games share a path",
-                        mv.number, mv.side
-                    ),
-                );
+                self.warn_at_first_move(l, cx, |mv| format!(
+                    "another variation of move {} ({}) has the number {k} already: their games share a path",
+                    mv.number, mv.side
+                ));
             }
             taken.push((l.parent, at, k));
             self.lines[i].written = true;
@@ -268,13 +254,32 @@ impl Split {
             self.paths.push(k);
             self.lines[i].path = start..self.paths.len();
         }
-        if verify {
-            let mut moves = Vec::new();
-            for i in 1..self.lines.len() {
-                if !self.lines[i].written {
-                    continue;
-                }
-                self.linear_moves(i as u32, &mut moves);
+        let mut moves = Vec::new();
+        for i in 1..self.lines.len() {
+            if !self.lines[i].written {
+                continue;
+            }
+            self.linear_moves(i as u32, &mut moves);
+            // Inside a variation the numbers are the reader's as written:
+            // a half-move left out there would leave a gap in the game.
+            let gap = moves.windows(2).find(|w| {
+                (w[1].number, w[1].side) != (w[0].side.next_number(w[0].number), w[0].side.other())
+            });
+            if let Some(w) = gap {
+                let (before, mv) = (&w[0], &w[1]);
+                let path = self.path_text(i as u32);
+                cx.error_in_variation(
+                    mv.line,
+                    u64::from(mv.column),
+                    format!(
+                        "variation {path}: move {} ({}) follows move {} ({}): a half-move is missing between them",
+                        mv.number, mv.side, before.number, before.side
+                    ),
+                );
+                self.failed.push(i as u32);
+                continue;
+            }
+            if verify {
                 let mut replay = Replay::new(self.pdtl.as_ref());
                 let fault = moves.iter().find_map(|mv| {
                     let fault = replay
