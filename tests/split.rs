@@ -272,13 +272,18 @@ proptest! {
 /// one may leave a half-move out; its game would have a gap.
 #[test]
 fn a_variation_that_leaves_a_half_move_out_is_rejected_alone() {
-    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20-F16 3. F8-F12) 2. F8-F12:\n*\n";
+    let input =
+        "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20-F16 3. F8-F12) 2. F8-F12:\n*\n";
     let (out, diags, report) = FilterBuilder::new()
         .split_variations(true)
         .build()
         .filter_bytes(input.as_bytes());
     assert_eq!(
-        (report.games_written, report.variations_written, report.variations_rejected),
+        (
+            report.games_written,
+            report.variations_written,
+            report.variations_rejected
+        ),
         (1, 0, 1)
     );
     assert_eq!(
