@@ -13,7 +13,7 @@
 
 use crate::diag::Diagnostic;
 use crate::filter::{Filter, Origin, Report};
-use crate::read::{Reader, Resume, Stop, Until};
+use crate::read::{read_some, Reader, Resume, Stop, Until};
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::sync::mpsc;
@@ -127,23 +127,13 @@ impl<R: Read> Chunker<R> {
         if self.buf.len() < self.filled + want {
             self.buf.resize(self.filled + want, 0);
         }
-        loop {
-            match self
-                .input
-                .read(&mut self.buf[self.filled..self.filled + want])
-            {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(());
-                }
-                Ok(n) => {
-                    self.filled += n;
-                    return Ok(());
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+        let n = read_some(
+            &mut self.input,
+            &mut self.buf[self.filled..self.filled + want],
+        )?;
+        self.filled += n;
+        self.eof |= n == 0;
+        Ok(())
     }
 }
 

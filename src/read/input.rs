@@ -6,6 +6,17 @@
 
 use std::io::{self, Read};
 
+/// One `read` into `buf`, tried again when a signal interrupts it: how
+/// many bytes came, 0 at the end of the input.
+pub(crate) fn read_some(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            read => return read,
+        }
+    }
+}
+
 /// Bytes read at once, and the buffer's first size.
 pub(crate) const BLOCK: usize = 1 << 18;
 
@@ -87,24 +98,13 @@ impl<R: Read> Input<R> {
             grown[..self.filled].copy_from_slice(&self.buf[..self.filled]);
             self.buf = grown;
         }
-        loop {
-            let read = match &mut self.src {
-                Source::Input(r) => r.read(&mut self.buf[self.filled..]),
-                Source::Again(r) => r.read(&mut self.buf[self.filled..]),
-            };
-            match read {
-                Ok(0) => {
-                    self.eof = true;
-                    return Ok(());
-                }
-                Ok(n) => {
-                    self.filled += n;
-                    return Ok(());
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+        let n = match &mut self.src {
+            Source::Input(r) => read_some(r, &mut self.buf[self.filled..])?,
+            Source::Again(r) => read_some(r, &mut self.buf[self.filled..])?,
+        };
+        self.filled += n;
+        self.eof |= n == 0;
+        Ok(())
     }
 
     /// Reads on from stream offset `at`, where the input will come again:

@@ -22,6 +22,7 @@ use crate::grammar::standard_chess;
 use crate::grammar::token::{self, label_value, number_value, tag_parts, Token};
 use crate::passes::{Context, Flow, Interest, Tag, Variation};
 use crate::pdtl::Pdtl;
+pub(crate) use input::read_some;
 use input::{Input, Spill};
 use logos::Logos;
 use movetext::Movetext;
