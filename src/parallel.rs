@@ -57,6 +57,15 @@ impl Chunk {
     }
 }
 
+/// Does a line that follows `before` seem to stand inside a comment (the
+/// last brace before it opens one)? Then a game quoted in the comment is
+/// likely, and a cut there would be read again on one thread. Only a
+/// guess: a brace in a tag's value fools it, and a wrong guess costs time,
+/// never bytes. The scan back stops at the first brace.
+fn seems_inside_comment(before: &[u8]) -> bool {
+    memchr::memrchr2(b'{', b'}', before).is_some_and(|i| before[i] == b'{')
+}
+
 impl<R: Read> Chunker<R> {
     pub fn new(input: R, size: usize) -> Chunker<R> {
         Chunker {
@@ -73,11 +82,15 @@ impl<R: Read> Chunker<R> {
     /// than `size` only when no candidate line comes sooner.
     pub fn next_chunk(&mut self, index: usize) -> io::Result<Option<Chunk>> {
         let mut searched = 0;
-        let cut = loop {
+        let cut = 'search: loop {
             if self.filled >= self.size {
-                let from = searched.max(self.size).saturating_sub(CANDIDATE.len());
-                if let Some(i) = memchr::memmem::find(&self.buf[from..self.filled], CANDIDATE) {
-                    break Some(from + i + 1);
+                let mut from = searched.max(self.size).saturating_sub(CANDIDATE.len());
+                while let Some(i) = memchr::memmem::find(&self.buf[from..self.filled], CANDIDATE) {
+                    let line = from + i + 1;
+                    if !seems_inside_comment(&self.buf[..line]) {
+                        break 'search Some(line);
+                    }
+                    from = line;
                 }
                 searched = self.filled;
             }
@@ -551,6 +564,16 @@ mod tests {
             }
         );
         assert_eq!(v[1].2, "");
+    }
+
+    #[test]
+    fn chunks_do_not_start_at_a_game_quoted_in_a_comment() {
+        let a = "[Variant \"C'escacs\"]\n1. E7-E13 { as in:\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n}:\n*\n";
+        let b = "[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+        let v = chunks(&format!("{a}{b}"), 4);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].1, a);
+        assert_eq!(v[1].1, b);
     }
 
     #[test]

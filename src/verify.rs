@@ -413,12 +413,13 @@ impl Position {
     fn set(&mut self, hex: Hex, piece: Option<Piece>) {
         self.board[hex] = piece;
         for side in [Side::White, Side::Black] {
+            let [king, king_rook, queen_rook] = castling_homes()[side as usize];
             let u = &mut self.unmoved[side as usize];
-            if hex == home(KING_HOME, side) {
+            if hex == king {
                 u.king = false;
-            } else if hex == home(KING_ROOK_HOME, side) {
+            } else if hex == king_rook {
                 u.king_rook = false;
-            } else if hex == home(QUEEN_ROOK_HOME, side) {
+            } else if hex == queen_rook {
                 u.queen_rook = false;
             }
         }
@@ -787,6 +788,16 @@ fn column_run(from: Hex, to: Hex) -> EnPassant {
         6 => EnPassant::Triple(to, lo + 2, lo + 4),
         _ => EnPassant::None,
     }
+}
+
+/// Each side's king, king's rook and queen's rook homes: a piece set on
+/// one ends that castling right. Worked out once, as every move asks.
+fn castling_homes() -> &'static [[Hex; 3]; 2] {
+    static HOMES: OnceLock<[[Hex; 3]; 2]> = OnceLock::new();
+    HOMES.get_or_init(|| {
+        [Side::White, Side::Black]
+            .map(|side| [KING_HOME, KING_ROOK_HOME, QUEEN_ROOK_HOME].map(|h| home(h, side)))
+    })
 }
 
 /// A White home hex (`G1`) for `side`: Black's mirrors the line.

@@ -182,6 +182,16 @@ fn a_comment_never_closed_is_an_error_at_its_brace_and_the_games_it_swallowed_co
 }
 
 #[test]
+fn a_comment_never_closed_keeps_the_blanks_before_the_tag_it_swallowed() {
+    let input = "{ never closed\n  [Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+    let r = run(input);
+    assert_eq!((r.report.games_written, r.report.games_rejected), (1, 1));
+    // As between any two games, the blanks go with the game before the tag.
+    assert_eq!(r.rejects, b"{ never closed\n  ");
+    assert_eq!(all_games(input.as_bytes()), input.as_bytes());
+}
+
+#[test]
 fn a_comment_never_closed_with_no_game_inside_runs_to_the_end() {
     let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n{ never closed\n1. F8-F12:\n";
     let r = run(input);

@@ -138,16 +138,17 @@ pub(crate) fn tag_parts(slice: &[u8]) -> (&[u8], &[u8]) {
     (slice[1..q1].trim_ascii(), &slice[q1 + 1..q2])
 }
 
-/// Does this line, after blanks, start with a tag? The game-start rule
-/// ([`crate::read`]) is about tags: this is how a line that could start a
-/// game is recognised outside the reader (the `--jobs` chunker, the
-/// recovery from a comment that is never closed).
-pub(crate) fn starts_with_tag(line: &[u8]) -> bool {
+/// Where in this line a tag starts, if the line, after blanks, starts
+/// with one. The game-start rule ([`crate::read`]) is about tags: this is
+/// how a line that could start a game is recognised outside the tokens (a
+/// dropped variation, the recovery from a comment that is never closed).
+pub(crate) fn tag_starting(line: &[u8]) -> Option<usize> {
     let start = line
         .iter()
         .position(|&c| c != b' ' && c != b'\t')
         .unwrap_or(line.len());
-    line.get(start) == Some(&b'[') && Token::lexer(&line[start..]).next() == Some(Ok(Token::Tag))
+    (line.get(start) == Some(&b'[') && Token::lexer(&line[start..]).next() == Some(Ok(Token::Tag)))
+        .then_some(start)
 }
 
 #[cfg(test)]
@@ -257,8 +258,11 @@ mod tests {
 
     #[test]
     fn a_line_starts_with_a_tag() {
-        assert!(starts_with_tag(b"  [Variant \"C'escacs\"] 1. E7-E13:"));
-        assert!(!starts_with_tag(b"[Variant \"C'escacs\""));
-        assert!(!starts_with_tag(b"1. E7-E13 [Variant \"C'escacs\"]"));
+        assert_eq!(
+            tag_starting(b"  [Variant \"C'escacs\"] 1. E7-E13:"),
+            Some(2)
+        );
+        assert_eq!(tag_starting(b"[Variant \"C'escacs\""), None);
+        assert_eq!(tag_starting(b"1. E7-E13 [Variant \"C'escacs\"]"), None);
     }
 }

@@ -154,6 +154,9 @@ struct ReadAgain {
     /// game, and its number.
     at: u64,
     line: u64,
+    /// Stream offset of that line's tag: the comment's game ends there,
+    /// as a game ends where the next one's first token is.
+    tag: u64,
 }
 
 /// A piece of a line kept for a diagnostic about it made after the line
@@ -1598,8 +1601,9 @@ impl Reading<'_> {
                 // The rest of this line is still to come.
                 None => break,
             };
-            if token::starts_with_tag(&rest[..len]) {
-                self.read_again = Some(ReadAgain { at, line });
+            if let Some(blanks) = token::tag_starting(&rest[..len]) {
+                let tag = at + blanks as u64;
+                self.read_again = Some(ReadAgain { at, line, tag });
                 return;
             }
             at += len as u64 + 1;
@@ -1657,7 +1661,9 @@ impl Reading<'_> {
     /// comments inside read as comments, until `end`.
     fn skip_variation(&mut self, held: &[u8], base: u64, end: u64) -> io::Result<()> {
         while self.at < end {
-            if self.at == self.line_start && token::starts_with_tag(self.current_line(held, base)) {
+            if self.at == self.line_start
+                && token::tag_starting(self.current_line(held, base)).is_some()
+            {
                 // A tag line: the variation was never closed.
                 self.variation_not_closed(held, base);
                 return Ok(());
@@ -1936,7 +1942,7 @@ impl Reading<'_> {
         if self.mode == Mode::Comment {
             self.look_for_a_game_in_the_comment(held, base, self.at, true);
             if let Some(again) = self.read_again.take() {
-                self.finish_game(held, base, again.at)?;
+                self.finish_game(held, base, again.tag)?;
                 if self.stopped {
                     return Ok(Ok(Stop::FailFast));
                 }
