@@ -350,11 +350,7 @@ impl Filter {
         rejects: Option<&'a mut dyn Write>,
         on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
     ) -> io::Result<Report> {
-        let start = Resume {
-            line: origin.line + 1,
-            line_start: origin.byte,
-            at: origin.byte,
-        };
+        let start = Resume::from(origin);
         let (report, _) =
             Reader::new(self, start, Until::End, input, out, rejects, on_diagnostic).run()?;
         Ok(report)

@@ -197,11 +197,7 @@ fn read_chunk(
     chunk: &Chunk,
     keep_rejects: bool,
 ) -> (Output, io::Result<Stop>) {
-    let start = Resume {
-        line: chunk.origin.line + 1,
-        line_start: chunk.origin.byte,
-        at: chunk.origin.byte,
-    };
+    let start = Resume::from(chunk.origin);
     let end = chunk.end();
     let is_next = move |at: u64| at == end;
     let until = if chunk.last {
@@ -422,10 +418,15 @@ impl<R: Read> Merger<'_, R> {
                 self.dispatch()?;
                 continue;
             }
-            let done = self.done_rx.recv().expect("workers outlive the merger");
-            self.in_flight -= 1;
-            self.done.insert(done.chunk.index, done);
+            self.receive();
         }
+    }
+
+    /// Waits for a worker to finish a chunk, and keeps what it made.
+    fn receive(&mut self) {
+        let done = self.done_rx.recv().expect("workers outlive the merger");
+        self.in_flight -= 1;
+        self.done.insert(done.chunk.index, done);
     }
 
     /// The bytes of chunk `index`, for reading again (its workers' reading
@@ -448,9 +449,7 @@ impl<R: Read> Merger<'_, R> {
             if let Some(done) = self.done.get(&index) {
                 break done.chunk.own().to_vec();
             }
-            let done = self.done_rx.recv().expect("workers outlive the merger");
-            self.in_flight -= 1;
-            self.done.insert(done.chunk.index, done);
+            self.receive();
         };
         Ok(Some(own))
     }

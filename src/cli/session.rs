@@ -79,9 +79,14 @@ impl Outcome {
         } else if self.binary > 0 {
             3
         } else {
-            u8::from(self.total.games_rejected + self.total.variations_rejected > 0)
+            u8::from(rejected_any(&self.total))
         })
     }
+}
+
+/// Was a game, or a variation game, rejected?
+fn rejected_any(r: &Report) -> bool {
+    r.games_rejected + r.variations_rejected > 0
 }
 
 /// `n` and `noun`, in the plural unless `n` is 1: `1 game`, `2 games`.
@@ -143,7 +148,7 @@ impl<'c> Session<'c> {
     }
 
     pub fn stopped(&self) -> bool {
-        self.cli.fail_fast && self.total.games_rejected + self.total.variations_rejected > 0
+        self.cli.fail_fast && rejected_any(&self.total)
     }
 
     /// Reports an input that cannot be read; the run goes on without it.
@@ -177,13 +182,19 @@ impl<'c> Session<'c> {
         path: &Path,
         out: &mut dyn Write,
     ) -> io::Result<Option<Report>> {
-        match self.filter_file(path, out) {
-            Ok(report) => Ok(report),
+        let filtered = self.filter_file(path, out);
+        self.skip_unreadable(filtered)
+    }
+
+    /// `result`, but an input that cannot be read is reported and answered
+    /// `None`; any other error ends the run.
+    fn skip_unreadable<T>(&mut self, result: io::Result<Option<T>>) -> io::Result<Option<T>> {
+        match result {
             Err(e) if streams::is_input_error(&e) => {
                 self.unreadable(&e);
                 Ok(None)
             }
-            Err(e) => Err(e),
+            result => result,
         }
     }
 
@@ -191,15 +202,8 @@ impl<'c> Session<'c> {
     /// ([`cut_at_games`]), after a NUL byte when an input before it wrote
     /// a piece; an input that cannot be read, or is binary, is reported.
     pub fn cut_or_skip(&mut self, path: &Path, out: &mut dyn Write, size: u64) -> io::Result<()> {
-        let opened = match self.open(path) {
-            Ok(opened) => opened,
-            Err(e) if streams::is_input_error(&e) => {
-                self.unreadable(&e);
-                return Ok(());
-            }
-            Err(e) => return Err(e),
-        };
-        let Some((_, input, _)) = opened else {
+        let opened = self.open(path);
+        let Some((_, input, _)) = self.skip_unreadable(opened)? else {
             return Ok(());
         };
         let mut out = Separated {
@@ -375,7 +379,7 @@ impl<'c> Session<'c> {
         if self.cli.stats && self.cli.format == OutputFormat::Ndjson {
             self.print_stats(None, &t);
         } else if self.cli.stats
-            || t.games_rejected + t.variations_rejected > 0
+            || rejected_any(&t)
             || self.unreadable > 0
             || self.not_written > 0
             || self.binary > 0

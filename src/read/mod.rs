@@ -15,7 +15,7 @@ mod input;
 mod movetext;
 
 use crate::diag::{char_column, chars_in, excerpt_at, Diagnostic, Severity};
-use crate::filter::{Filter, Report};
+use crate::filter::{Filter, Origin, Report};
 use crate::grammar::half_move::{self, Traits};
 use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side};
 use crate::grammar::standard_chess;
@@ -87,6 +87,17 @@ pub(crate) struct Resume {
     pub line: u64,
     pub line_start: u64,
     pub at: u64,
+}
+
+impl From<Origin> for Resume {
+    /// A piece of a stream starts a line: the one after the lines before it.
+    fn from(origin: Origin) -> Resume {
+        Resume {
+            line: origin.line + 1,
+            line_start: origin.byte,
+            at: origin.byte,
+        }
+    }
 }
 
 /// A place in the input that a diagnostic made later may point at.
@@ -200,6 +211,7 @@ pub(crate) struct Reader<'f, R> {
 pub(crate) struct Reading<'f> {
     f: &'f mut Filter,
     until: Until<'f>,
+    /// Where reading stopped short of the input's end, once it has.
     stop: Option<Stop>,
     /// The counts of the game under way, added to `report` as it ends.
     counts: Report,
@@ -207,7 +219,6 @@ pub(crate) struct Reading<'f> {
     rejects: Option<&'f mut dyn Write>,
     on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
     report: Report,
-    stopped: bool,
     /// The stream offset up to which the input is read.
     at: u64,
     /// The line being read, where it starts, and the first line held.
@@ -283,7 +294,6 @@ impl<'f, R: Read> Reader<'f, R> {
                 rejects,
                 on_diagnostic,
                 report: Report::default(),
-                stopped: false,
                 at: resume.at,
                 line: resume.line,
                 line_start: resume.line_start,
@@ -616,7 +626,7 @@ impl Reading<'_> {
         let lines = &held[(self.line_start - base) as usize..(end - base) as usize];
         self.region_ascii = lines.is_ascii();
         self.utf8 = self.region_ascii || simdutf8::basic::from_utf8(bytes).is_ok();
-        while self.at < end && !self.stopped {
+        while self.at < end && self.stop.is_none() {
             match self.mode {
                 Mode::Tokens => self.tokens(held, base, end)?,
                 Mode::Comment => self.comment_text(held, base, end),
@@ -652,16 +662,12 @@ impl Reading<'_> {
                     continue;
                 }
                 Ok(Token::Word) if in_movetext => {
-                    let (number, side, fault) = self.movetext.half_move();
-                    if let Some(f) = fault {
-                        self.error_at(held, base, at, f.message(b""));
-                    }
                     let s = Span {
                         text: slice,
                         at,
                         map: None,
                     };
-                    self.half_move(held, base, s, number, side);
+                    self.movetext_word(held, base, s);
                     if self.at != from {
                         // A move with blanks around its dash was read up to `self.at`.
                         return Ok(());
@@ -692,7 +698,7 @@ impl Reading<'_> {
                     }
                 }
             }
-            if self.mode != Mode::Tokens || self.stopped {
+            if self.mode != Mode::Tokens || self.stop.is_some() {
                 self.at = from + span.end as u64;
                 return Ok(());
             }
@@ -764,7 +770,7 @@ impl Reading<'_> {
                 Err(()) if blank_len(&fold[span.start..]).is_some() => {}
                 Err(()) => self.unexpected(held, base, &fold[span.start..], s.at)?,
             }
-            if self.mode != Mode::Tokens || self.stopped {
+            if self.mode != Mode::Tokens || self.stop.is_some() {
                 self.at = match map.get(span.end) {
                     Some(&o) => at + u64::from(o),
                     None => at + len as u64,
@@ -864,13 +870,7 @@ impl Reading<'_> {
                     );
                 }
             }
-            Token::Word => {
-                let (number, side, fault) = self.movetext.half_move();
-                if let Some(f) = fault {
-                    self.error_at(held, base, s.at, f.message(b""));
-                }
-                self.half_move(held, base, s, number, side);
-            }
+            Token::Word => self.movetext_word(held, base, s),
             Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker => {
                 self.annotation(held, base, tok, s)
             }
@@ -1002,12 +1002,11 @@ impl Reading<'_> {
         if let Until::Boundary { is_boundary, .. } = self.until {
             if is_boundary(at) {
                 self.stop = Some(Stop::Boundary(at));
-                self.stopped = true;
                 return Ok(false);
             }
         }
         self.begin_game(held, base, at);
-        Ok(!self.stopped)
+        Ok(self.stop.is_none())
     }
 
     #[cold]
@@ -1172,6 +1171,17 @@ impl Reading<'_> {
         self.game.last_number = self.mark(held, base, at);
     }
 
+    /// A word of the game's own movetext: the half-move its numbering makes
+    /// it.
+    #[inline]
+    fn movetext_word(&mut self, held: &[u8], base: u64, s: Span<'_>) {
+        let (number, side, fault) = self.movetext.half_move();
+        if let Some(f) = fault {
+            self.error_at(held, base, s.at, f.message(b""));
+        }
+        self.half_move(held, base, s, number, side);
+    }
+
     /// A half-move's word: parsed, and held until its annotations are read.
     #[inline]
     fn half_move(&mut self, held: &[u8], base: u64, s: Span<'_>, number: u32, side: Side) {
@@ -1221,13 +1231,13 @@ impl Reading<'_> {
     ) {
         let next = s.at + s.text.len() as u64;
         let rest = &held[(next - base) as usize..];
+        let line_rest = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
         if s.map.is_none()
             && e.offset == s.text.len()
-            && self.spaced_move(held, base, s, number, side)
+            && self.spaced_move(held, base, s, line_rest, number, side)
         {
             return;
         }
-        let line_rest = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
         if let Some(message) = standard_chess::move_message(s.text, line_rest) {
             return self.error_at(held, base, s.at, message);
         }
@@ -1249,19 +1259,18 @@ impl Reading<'_> {
 
     /// `E7 - E13`, `E7- E13`, `JE5 × F16`: a move with blanks around its
     /// dash or `×`, read as one word (with a warning) when the word `s`
-    /// ends where its separator or destination is due. Reading goes on
-    /// after the move (`self.at`).
+    /// ends where its separator or destination is due; `rest` is what
+    /// follows it on its line. Reading goes on after the move (`self.at`).
     fn spaced_move(
         &mut self,
         held: &[u8],
         base: u64,
         s: Span<'_>,
+        rest: &[u8],
         number: u32,
         side: Side,
     ) -> bool {
         let next = s.at + s.text.len() as u64;
-        let rest = &held[(next - base) as usize..];
-        let rest = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
         let blanks = |b: &[u8]| b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
         let mut i = blanks(rest);
         // A dash or `×`; not `*`, which alone is a result.
@@ -1877,7 +1886,6 @@ impl Reading<'_> {
         self.game = Game::default();
         self.raw.clear();
         if (rejected || variations_failed > 0) && self.f.fail_fast {
-            self.stopped = true;
             self.stop = Some(Stop::FailFast);
         }
         Ok(())
@@ -1943,8 +1951,8 @@ impl Reading<'_> {
             self.look_for_a_game_in_the_comment(held, base, self.at, true);
             if let Some(again) = self.read_again.take() {
                 self.finish_game(held, base, again.tag)?;
-                if self.stopped {
-                    return Ok(Ok(Stop::FailFast));
+                if let Some(stop) = self.stop {
+                    return Ok(Ok(stop));
                 }
                 self.mode = Mode::Tokens;
                 self.depth = 0;
@@ -1957,11 +1965,7 @@ impl Reading<'_> {
         }
         let end = self.at;
         self.finish_game(held, base, end)?;
-        Ok(Ok(if self.stopped {
-            Stop::FailFast
-        } else {
-            Stop::End
-        }))
+        Ok(Ok(self.stop.unwrap_or(Stop::End)))
     }
 }
 

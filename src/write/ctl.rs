@@ -104,9 +104,7 @@ impl CtlPgn {
                 self.body.extend_from_slice(b"..., ");
             }
         }
-        write_move(mv, text, &mut self.body);
-        mv.write_annotations(&mut self.body);
-        mv.write_indicators(&mut self.body);
+        push_half_move(&mut self.body, mv, text);
         if mv.side == Side::Black {
             self.open_line = Some(0);
             self.close_line();
@@ -128,10 +126,7 @@ impl CtlPgn {
         } else {
             self.variation.extend_from_slice(b", ");
         }
-        let v = &mut self.variation;
-        write_move(mv, text, v);
-        mv.write_annotations(v);
-        mv.write_indicators(v);
+        push_half_move(&mut self.variation, mv, text);
         self.open_pair = (mv.side == Side::White).then_some(mv.number);
     }
 
@@ -217,6 +212,14 @@ impl CtlPgn {
         self.body.push(b'\n');
         out.write_all(&self.body)
     }
+}
+
+/// The move, then its annotations and indicators.
+#[inline]
+fn push_half_move(out: &mut Vec<u8>, mv: &HalfMove, text: Option<&[u8]>) {
+    write_move(mv, text, out);
+    mv.write_annotations(out);
+    mv.write_indicators(out);
 }
 
 fn push_comment(out: &mut Vec<u8>, text: &[u8]) {

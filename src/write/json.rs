@@ -103,6 +103,19 @@ impl Frame {
     }
 }
 
+/// `key` and a JSON array of `numbers`.
+fn push_numbers(out: &mut Vec<u8>, key: &[u8], numbers: impl Iterator<Item = u64>) {
+    out.extend_from_slice(key);
+    out.push(b'[');
+    for (i, n) in numbers.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_decimal(out, n);
+    }
+    out.push(b']');
+}
+
 fn push_listed(list: &mut Vec<u8>) -> &mut Vec<u8> {
     if !list.is_empty() {
         list.push(b',');
@@ -168,14 +181,7 @@ impl Ndjson {
             json_string(b, r.as_str().as_bytes());
         }
         if !mv.nags().is_empty() {
-            b.extend_from_slice(b",\"nags\":[");
-            for (i, &n) in mv.nags().iter().enumerate() {
-                if i > 0 {
-                    b.push(b',');
-                }
-                push_decimal(b, u64::from(n));
-            }
-            b.push(b']');
+            push_numbers(b, b",\"nags\":", mv.nags().iter().map(|&n| u64::from(n)));
         }
         if mv.draw_offer {
             b.extend_from_slice(b",\"draw_offer\":true");
@@ -237,14 +243,7 @@ impl Ndjson {
         head.extend_from_slice(b",\"line\":");
         push_decimal(&mut head, line);
         if !path.is_empty() {
-            head.extend_from_slice(b",\"path\":[");
-            for (i, &k) in path.iter().enumerate() {
-                if i > 0 {
-                    head.push(b',');
-                }
-                push_decimal(&mut head, u64::from(k));
-            }
-            head.push(b']');
+            push_numbers(&mut head, b",\"path\":", path.iter().map(|&k| u64::from(k)));
         }
         head.extend_from_slice(b",\"tags\":[[\"Variant\",\"C'escacs\"]");
         head.extend_from_slice(&self.tags);
