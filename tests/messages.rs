@@ -1,21 +1,9 @@
 //! The messages for the common mistakes: each says what is wrong and what
 //! to write; what is unambiguous is read, with a warning naming the fix.
 
-use assert_cmd::Command;
+mod support;
 
-fn run(args: &[&str], input: &str) -> (bool, String, String) {
-    let out = Command::cargo_bin("ctlpgn-filter")
-        .unwrap()
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use support::run;
 
 fn game(movetext: &str) -> String {
     format!("[Variant \"C'escacs\"]\n\n{movetext}\n*\n")

@@ -2,22 +2,10 @@
 //! too, and in the spec's layout in CTL-PGN; `--fix-result` makes the
 //! `Result` tag say what the game's end proves.
 
-use assert_cmd::Command;
-use serde_json::{json, Value};
+mod support;
 
-fn run(args: &[&str], input: &str) -> (bool, String, String) {
-    let out = Command::cargo_bin("ctlpgn-filter")
-        .unwrap()
-        .args(args)
-        .write_stdin(input)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+use serde_json::{json, Value};
+use support::run;
 
 const KEEP_ALL: [&str; 3] = ["--keep-comments", "--keep-variations", "--keep-ratings"];
 
