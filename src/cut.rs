@@ -62,6 +62,7 @@ pub fn cut_at_games(
         began,
         size,
         since_cut: 0,
+        line_ended: true,
         cuts: Cuts::default(),
     };
     filter.run_with_rejects(input, &mut io::sink(), Some(&mut pieces), &mut |_| {})?;
@@ -85,17 +86,22 @@ impl Pass for RejectEveryGame {
 
     fn begin_game(&mut self, cx: &mut Context) {
         self.0.store(true, Ordering::Relaxed);
-        cx.error(cx.game_line, 1, "cut here");
+        cx.error(cx.game_start, "cut here");
     }
 }
 
-/// The rejects stream: game after game, cut where a game begins and the
-/// piece is long enough.
+/// The rejects stream: game after game, cut where a game begins on a line
+/// of its own and the piece is long enough. A game that starts on the line
+/// where the one before ends (two files joined without a final newline)
+/// is read so, with a warning, only by a reader that sees that line whole.
 struct Pieces<'a> {
     out: &'a mut dyn Write,
     began: Arc<AtomicBool>,
     size: u64,
     since_cut: u64,
+    /// What was written ends a line (but for blanks): a game beginning now
+    /// begins a line.
+    line_ended: bool,
     cuts: Cuts,
 }
 
@@ -112,13 +118,18 @@ impl Write for Pieces<'_> {
         }
         if self.began.swap(false, Ordering::Relaxed) {
             self.cuts.games += 1;
-            if self.since_cut >= self.size.max(1) {
+            if self.since_cut >= self.size.max(1) && self.line_ended {
                 self.out.write_all(b"\0")?;
                 self.cuts.pieces += 1;
                 self.since_cut = 0;
             }
         }
         self.out.write_all(buf)?;
+        let blanks = &buf[buf.trim_ascii_end().len()..];
+        let ends_line = blanks.contains(&b'\n');
+        if ends_line || blanks.len() < buf.len() {
+            self.line_ended = ends_line;
+        }
         self.since_cut += buf.len() as u64;
         self.cuts.bytes += buf.len() as u64;
         Ok(buf.len())

@@ -19,6 +19,37 @@ pub enum Severity {
     Warning,
 }
 
+/// A place in the input: its line and its byte offset in the stream. Items
+/// carry one ([`crate::HalfMove::pos`], [`crate::Tag::pos`]); a report's
+/// column is worked out from it only when a diagnostic is made.
+///
+/// ```
+/// use ctlpgn_filter::{Context, FilterBuilder, Flow, HalfMove, Pass};
+/// /// Reports Black's moves.
+/// struct Black;
+/// impl Pass for Black {
+///     fn name(&self) -> &'static str { "black" }
+///     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
+///         if mv.side == ctlpgn_filter::Side::Black {
+///             cx.warn(mv.pos, "Black moved");
+///         }
+///         Flow::Keep
+///     }
+/// }
+/// let mut f = FilterBuilder::new().pass(Box::new(Black)).build();
+/// let input = "[Variant \"C'escacs\"]\n1. E7‐E13, E21-E15:\n";
+/// let (_, d, _) = f.filter_bytes(input.as_bytes());
+/// // The hyphen is three bytes, one column.
+/// assert_eq!((d[0].line, d[0].column, d[0].source.as_str()), (2, 12, "1. E7‐E13, E21-E15:"));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pos {
+    /// 1-based input line.
+    pub line: u64,
+    /// Byte offset in the input stream.
+    pub offset: u64,
+}
+
 /// One message about the input, with its position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -167,10 +198,6 @@ impl fmt::Display for Diagnostic {
 /// How many characters of a long source line are shown.
 pub(crate) const WINDOW: usize = 100;
 
-/// Column (1-based, in characters) of byte `offset` in `line`.
-pub(crate) fn char_column(line: &[u8], offset: usize) -> u64 {
-    1 + chars_in(&line[..offset.min(line.len())])
-}
 
 /// How many characters the UTF-8 `bytes` hold: the bytes that start one,
 /// that is all but the continuation bytes (`10xxxxxx`), counted eight at
@@ -212,7 +239,7 @@ mod tests {
     fn columns_count_characters_not_bytes() {
         let line = "3. E13×F16, E15xF12".as_bytes();
         let x = line.iter().position(|&b| b == b'x').unwrap();
-        assert_eq!(char_column(line, x), 16);
+        assert_eq!(1 + chars_in(&line[..x]), 16);
     }
 
     #[test]

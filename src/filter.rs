@@ -5,7 +5,7 @@ use crate::passes::{
     AsciiSeparators, Chain, Context, DropComments, DropRatings, DropVariations, FanToLetters, Pass,
     Slot, UndoRedefine,
 };
-use crate::read::{Reader, Resume, Until};
+use crate::read::{IndexImpl, Reader, Resume, Until};
 use crate::verify::Verify;
 use crate::write::{Format, Writer};
 use std::io::{self, Read, Write};
@@ -85,6 +85,16 @@ impl Origin {
     pub const START: Origin = Origin { line: 0, byte: 0 };
 }
 
+/// The implementations of the reader's structural index this machine
+/// runs, by name (see `FilterBuilder::index_implementation`).
+#[doc(hidden)]
+pub fn index_implementations() -> Vec<&'static str> {
+    IndexImpl::available()
+        .into_iter()
+        .map(IndexImpl::name)
+        .collect()
+}
+
 /// The names of the built-in passes, in chain order.
 pub const PASS_NAMES: [&str; 6] = [
     "redefine",
@@ -116,6 +126,8 @@ pub struct FilterBuilder {
     fail_fast: bool,
     fix_result: bool,
     split_variations: bool,
+    spans: bool,
+    index: IndexImpl,
 }
 
 impl Default for FilterBuilder {
@@ -136,6 +148,8 @@ impl FilterBuilder {
             fail_fast: false,
             fix_result: false,
             split_variations: false,
+            spans: true,
+            index: IndexImpl::best(),
         }
     }
 
@@ -252,6 +266,29 @@ impl FilterBuilder {
         self
     }
 
+    /// Whether the reader copies moves already canonical as they stand
+    /// (the span path, on by default) or reads every token through the
+    /// tokenizer. The output is the same bytes either way: this is for the
+    /// tests that check so, and for measuring.
+    #[doc(hidden)]
+    pub fn spans(mut self, spans: bool) -> Self {
+        self.spans = spans;
+        self
+    }
+
+    /// The implementation of the reader's structural index: one of
+    /// [`index_implementations`] (the fastest by default). The output is
+    /// the same with each: this is for the tests that check so.
+    ///
+    /// # Panics
+    /// If `name` is not available on this machine.
+    #[doc(hidden)]
+    pub fn index_implementation(mut self, name: &str) -> Self {
+        self.index = IndexImpl::named(name)
+            .unwrap_or_else(|| panic!("no structural index implementation {name} here"));
+        self
+    }
+
     /// The filter.
     pub fn build(self) -> Filter {
         let on = |name: &str| !self.skip.contains(&name);
@@ -270,6 +307,8 @@ impl FilterBuilder {
         };
         Filter {
             chain,
+            spans: self.spans,
+            index_impl: self.index,
             fail_fast: self.fail_fast,
             fix_result: self.fix_result,
             cx: Context::strict(self.strict),
@@ -291,6 +330,8 @@ impl FilterBuilder {
 /// ```
 pub struct Filter {
     pub(crate) chain: Chain,
+    pub(crate) spans: bool,
+    pub(crate) index_impl: IndexImpl,
     pub(crate) fail_fast: bool,
     pub(crate) fix_result: bool,
     pub(crate) cx: Context,

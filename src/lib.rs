@@ -41,8 +41,8 @@ mod write;
 pub use write::{Format, VARIATION_PATH_TAG};
 
 pub use cut::{cut_at_games, Cuts};
-pub use diag::{Diagnostic, Severity};
-pub use filter::{Filter, FilterBuilder, Origin, Report, PASS_NAMES};
+pub use diag::{Diagnostic, Pos, Severity};
+pub use filter::{index_implementations, Filter, FilterBuilder, Origin, Report, PASS_NAMES};
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexError, COLUMNS};
 pub use grammar::model::{

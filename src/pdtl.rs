@@ -3,6 +3,7 @@
 //! `/28:v/27:dk/.../0:V/ w RKRrkr - 0 1`: pieces line by line from 28 down,
 //! turn, castling state, en passant / scornful hex, halfmove clock, move number.
 
+use crate::diag::Pos;
 use crate::grammar::alphabet::is_piece_letter;
 use crate::grammar::hex::{push_decimal, Hex};
 use crate::grammar::model::{decode_figurine, Dash, Glyph, Side};
@@ -163,10 +164,8 @@ pub struct Pdtl {
     pub halfmove: u32,
     /// Move number; `None` when written `?` or missing.
     pub number: Option<u32>,
-    /// 1-based input line of the tag.
-    pub line: u64,
-    /// 1-based input column of the tag.
-    pub column: u64,
+    /// Where the tag is in the input.
+    pub pos: Pos,
 }
 
 /// A fault in a PDTL value: byte offset into the value, and what is wrong.
@@ -477,8 +476,7 @@ impl Pdtl {
                         en_passant,
                         halfmove: 0,
                         number: None,
-                        line: 0,
-                        column: 0,
+                        pos: Pos::default(),
                     },
                     warnings,
                 ));
@@ -534,8 +532,7 @@ impl Pdtl {
                 en_passant,
                 halfmove,
                 number,
-                line: 0,
-                column: 0,
+                pos: Pos::default(),
             },
             warnings,
         ))
@@ -574,8 +571,7 @@ impl Pdtl {
             en_passant,
             halfmove,
             number,
-            line: 0,
-            column: 0,
+            pos: Pos::default(),
         }
     }
 

@@ -27,6 +27,7 @@
 //! );
 //! ```
 
+use crate::diag::Pos;
 use crate::grammar::alphabet::standard_for;
 use crate::grammar::hex::Hex;
 use crate::grammar::model::{Action, Check, Glyph, HalfMove, Outcome, Sep, Side, STANDARD_LETTERS};
@@ -1001,7 +1002,7 @@ pub struct GameEnd<'a> {
     pub rejected: bool,
     /// Main-line half-moves played (the coherent ones).
     pub half_moves: u32,
-    /// The game's first line (see [`Context::game_line`]): the line
+    /// The game's first line (see [`Context::game_start`]): the line
     /// ndjson's `line` and the diagnostics about the whole game name too.
     pub line: u64,
 }
@@ -1010,8 +1011,7 @@ pub struct GameEnd<'a> {
 #[derive(Clone, Copy, Debug)]
 struct Mate {
     by: Side,
-    line: u64,
-    column: u64,
+    pos: Pos,
     number: u32,
 }
 
@@ -1080,8 +1080,7 @@ impl Verify {
         let mated = m.by.other();
         if result.winner() == Some(mated) {
             cx.warn(
-                m.line,
-                m.column,
+                m.pos,
                 format!(
                     "move {} ({}) mates {mated}, but the result {} says {mated} won",
                     m.number,
@@ -1115,7 +1114,7 @@ impl Pass for Verify {
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
         let (position, warnings) = Position::from_pdtl_with_warnings(pdtl);
         for (problem, fix) in warnings {
-            cx.warn_fixed(pdtl.line, pdtl.column, problem, fix);
+            cx.warn_fixed(pdtl.pos, problem, fix);
         }
         self.replay = Replay {
             position,
@@ -1130,8 +1129,7 @@ impl Pass for Verify {
         }
         self.mate = (mv.check == Some(Check::Mate)).then_some(Mate {
             by: mv.side,
-            line: mv.line,
-            column: u64::from(mv.column),
+            pos: mv.pos,
             number: mv.number,
         });
         // After the first fault the board no longer matches the game, so
@@ -1140,11 +1138,11 @@ impl Pass for Verify {
             return Flow::Keep;
         }
         if let Some(e) = self.replay.numbering_fault(mv) {
-            cx.error(mv.line, u64::from(mv.column), incoherent(mv, &e));
+            cx.error(mv.pos, incoherent(mv, &e));
         }
         if let Err(e) = self.replay.play(mv) {
             self.coherent = false;
-            cx.error(mv.line, u64::from(mv.column), incoherent(mv, &e));
+            cx.error(mv.pos, incoherent(mv, &e));
         }
         Flow::Keep
     }
@@ -1156,7 +1154,7 @@ impl Pass for Verify {
                 coherent: self.coherent,
                 rejected: cx.has_error(),
                 half_moves: self.replay.half_moves,
-                line: cx.game_line,
+                line: cx.game_start.line,
             });
         }
     }
@@ -1176,7 +1174,7 @@ mod tests {
             .unwrap_or_else(|e| panic!("{text}: {}", e.message(text.as_bytes())));
         let (action, check) = (p.action, p.check);
         let mut mv = HalfMove::new(number, side, action, check);
-        (mv.line, mv.column) = (1, 1);
+        mv.pos = Pos { line: 1, offset: 0 };
         mv
     }
 
@@ -1526,8 +1524,10 @@ mod tests {
         v.begin_game(&mut cx);
         for (side, n, text) in [(Side::White, 1, "H6-H12"), (Side::Black, 1, "GH26-Z11#")] {
             let mut mv = half_move(side, n, text);
-            mv.line = 7;
-            mv.column = 12;
+            mv.pos = Pos {
+                line: 7,
+                offset: 11,
+            };
             v.half_move(&mut mv, &mut cx);
         }
         v.check_result(Outcome::BlackWins, &mut cx);
@@ -1536,8 +1536,8 @@ mod tests {
         assert_eq!(cx.diagnostics.len(), 1);
         let d = &cx.diagnostics[0];
         assert_eq!(
-            (d.severity, d.line, d.column),
-            (crate::Severity::Warning, 7, 12)
+            (d.severity, d.line, cx.offsets[0]),
+            (crate::Severity::Warning, 7, 11)
         );
         assert_eq!(
             d.message,
@@ -1672,7 +1672,7 @@ mod tests {
         // The spec's DPTL: the rook that moved is the king's rook (RK).
         let dptl = "/28:v/27:1k/26:1jg/25:r1nr/24:pejep/23:pp2pp/22:2pjp2/21:4p3/11:3J4/9:4J3/8:3G3/7:2NN1P2/6:2P1Pd1/5:PPG2g/4:PE1EP/3:R3/2:2R/1:DK/0:V/ b KRrkr - 2";
         let mut pdtl = Pdtl::parse(dptl).unwrap();
-        (pdtl.line, pdtl.column) = (8, 1);
+        pdtl.pos = Pos { line: 8, offset: 0 };
         let mut v = Verify::new();
         let mut cx = context();
         v.begin_game(&mut cx);
@@ -1680,11 +1680,11 @@ mod tests {
         assert_eq!(cx.diagnostics.len(), 1);
         let d = &cx.diagnostics[0];
         assert_eq!(
-            (d.severity, d.line, d.column, d.message.as_str()),
+            (d.severity, d.line, cx.offsets[0], d.message.as_str()),
             (
                 crate::Severity::Warning,
                 8,
-                1,
+                0,
                 "PDTL castling field KRrkr says White's king's rook has not moved, but I3, its home hex, is empty: read as K (RK, the queen's rook on C3, fits the board)"
             )
         );

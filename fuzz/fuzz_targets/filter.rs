@@ -38,7 +38,7 @@ impl Pass for RejectAll {
         "reject-all"
     }
     fn begin_game(&mut self, cx: &mut Context) {
-        cx.error(1, 1, "rejected");
+        cx.error(cx.game_start, "rejected");
     }
 }
 

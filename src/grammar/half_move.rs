@@ -192,6 +192,133 @@ pub(crate) fn parse(word: &[u8]) -> Parse<Parsed> {
     })
 }
 
+/// A plain move at `b[i..]` already written as [`HalfMove::write_move`]
+/// writes it once the passes are done (standard letters, no `P`, `-`, `*`,
+/// `@` or `@@`, hexes without leading zeros, a check mark in its canonical
+/// spelling), and ending where its `Word` token ends: its parse and byte
+/// length. `None` for anything else, which [`parse`] reads or refuses.
+/// It accepts a strict subset of what the tokenizer and [`parse`] accept,
+/// with the same parse and no traits (`canonical_moves_read_as_parse_reads_them`),
+/// so that the reader may copy such a move's text as it stands.
+///
+/// [`HalfMove::write_move`]: crate::HalfMove::write_move
+#[inline]
+pub(crate) fn canonical_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
+    let at = |k: usize| b.get(k).copied().unwrap_or(0);
+    let mut j = i;
+    // A letter followed by a letter names the piece (`EE5`), as in `parse`.
+    let piece = if at(j + 1).is_ascii_alphabetic() {
+        let c = at(j);
+        if !is_canonical_piece(c) {
+            return None;
+        }
+        j += 1;
+        Some(Glyph::letter(c))
+    } else {
+        None
+    };
+    let (from, n) = canonical_hex(b, j)?;
+    j += n;
+    let (sep, n) = match at(j) {
+        b'-' => (Sep::Move(Dash::ASCII), 1),
+        b'*' => (Sep::Capture { times: false }, 1),
+        b'@' if at(j + 1) == b'@' => (Sep::AtAt, 2),
+        b'@' => (Sep::At, 1),
+        _ => return None,
+    };
+    j += n;
+    let captured = if at(j + 1).is_ascii_alphabetic() {
+        let c = at(j);
+        if !is_canonical_piece(c) || matches!(sep, Sep::Move(_)) {
+            return None;
+        }
+        j += 1;
+        Some(Glyph::letter(c))
+    } else {
+        None
+    };
+    let (to, n) = canonical_hex(b, j)?;
+    j += n;
+    let promotion = if at(j) == b'=' {
+        let c = at(j + 1);
+        j += 2;
+        match c {
+            b'&' => Some(None),
+            _ if is_canonical_piece(c) && c != b'K' => Some(Some(Glyph::letter(c))),
+            _ => return None,
+        }
+    } else {
+        None
+    };
+    if from == to {
+        return None;
+    }
+    let check = match (at(j), at(j + 1)) {
+        (b'+', b'^') => Some((Check::Adjoining, 2)),
+        (b'+', b'+') => Some((Check::Double, 2)),
+        (b'+', 0xE2) if b[j..].starts_with("+∞".as_bytes()) => Some((Check::Afar, 4)),
+        (b'+', _) => Some((Check::Check, 1)),
+        (b'#', _) => Some((Check::Mate, 1)),
+        _ => None,
+    };
+    if let Some((_, n)) = check {
+        j += n;
+    }
+    // `#` ends a word; anything else ends where the word's bytes do.
+    let mate = matches!(check, Some((Check::Mate, _)));
+    if !mate && continues_word(at(j)) {
+        return None;
+    }
+    let action = Action::Move {
+        piece,
+        from,
+        sep,
+        captured,
+        to,
+        promotion,
+    };
+    let parsed = Parsed {
+        action,
+        check: check.map(|(c, _)| c),
+        traits: Traits::default(),
+    };
+    Some((parsed, j - i))
+}
+
+/// A piece letter as the writer writes it: standard, and not the pawn's
+/// (a pawn goes unnamed).
+#[inline(always)]
+fn is_canonical_piece(c: u8) -> bool {
+    c != b'P' && is_standard_letter(c)
+}
+
+/// A hex at `b[j..]` written as [`crate::Hex`] writes it (no leading
+/// zero, no third digit): the hex and its length.
+#[inline(always)]
+fn canonical_hex(b: &[u8], j: usize) -> Option<(Hex, usize)> {
+    let at = |k: usize| b.get(k).copied().unwrap_or(0);
+    let d1 = at(j + 1).wrapping_sub(b'0');
+    let d2 = at(j + 2).wrapping_sub(b'0');
+    let (line, n) = match (d1, d2) {
+        (1..=9, 0..=9) => (d1 * 10 + d2, 3),
+        (0..=9, _) => (d1, 2),
+        _ => return None,
+    };
+    if at(j + n).is_ascii_digit() {
+        return None;
+    }
+    Hex::on_board(at(j), line).map(|h| (h, n))
+}
+
+/// Can byte `c` continue a `Word` token? Its ASCII bytes (`#` last), and
+/// any byte of a character (a dash, `×`, `∞`, a figurine may).
+#[inline(always)]
+pub(crate) fn continues_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(c, b'*' | b'@' | b'=' | b'&' | b'+' | b'^' | b'-' | b'#')
+        || c >= 0x80
+}
+
 struct Cursor<'a> {
     b: &'a [u8],
     i: usize,
@@ -305,7 +432,8 @@ impl Cursor<'_> {
         let c = self.at(i);
         let d1 = self.at(i + 1).wrapping_sub(b'0');
         let d2 = self.at(i + 2).wrapping_sub(b'0');
-        if d1 < 10 {
+        // A leading zero (`F04`) is respelled: the slow path says so.
+        if d1 < 10 && !(d1 == 0 && d2 < 10) {
             let (line, n) = if d2 < 10 { (d1 * 10 + d2, 3) } else { (d1, 2) };
             if !self.at(i + n).is_ascii_digit() {
                 if let Some(h) = Hex::on_board(c, line) {
@@ -418,6 +546,10 @@ impl Cursor<'_> {
             return fail(captured_at, FaultKind::CapturedPieceWithDash);
         }
         let captured = captured.filter(|g| piece_meant(g.letter) != b'P');
+        if captured.is_none() && self.i > captured_at {
+            // A written captured pawn is dropped, as a moving one is.
+            self.traits |= Traits::RESPELLED;
+        }
         let to = self.hex()?;
         let promotion = if self.at(self.i) == b'=' {
             Some(self.promotion()?)
@@ -655,6 +787,121 @@ mod tests {
         assert!(m.starts_with("XX is not a castling of KRK"));
         assert!(parse(b"KTK-II").is_ok());
         assert!(parse(b"KTT-HIH").is_ok());
+    }
+
+    /// Words shaped like moves, each part picked from right and wrong
+    /// spellings, in a seeded order.
+    fn words(count: usize, seed: u64) -> Vec<Vec<u8>> {
+        const PIECES: [&str; 8] = ["", "", "", "E", "N", "P", "T", "\u{2657}"];
+        const HEXES: [&str; 8] = ["E7", "F8", "E13", "Z11", "D22", "F0", "E04", "F1"];
+        const SEPS: [&str; 8] = ["-", "-", "*", "@", "@@", "\u{d7}", "\u{2010}", "x"];
+        const PROMOTIONS: [&str; 8] = ["", "", "", "=D", "=&", "=K", "=P", "="];
+        const CHECKS: [&str; 8] = ["", "", "+", "+^", "+\u{221e}", "#", "^+", "++"];
+        const AFTER: [&str; 8] = ["", " ", ",", ":", "#1.", "x", "\u{2010}", "?"];
+        let mut x = seed;
+        let mut pick = move |parts: &[&'static str; 8]| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            parts[(x >> 33) as usize % 8]
+        };
+        (0..count)
+            .map(|_| {
+                let parts = [
+                    pick(&PIECES),
+                    pick(&HEXES),
+                    pick(&SEPS),
+                    pick(&PIECES),
+                    pick(&HEXES),
+                    pick(&PROMOTIONS),
+                    pick(&CHECKS),
+                    pick(&AFTER),
+                ];
+                parts.concat().into_bytes()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn canonical_moves_read_as_parse_reads_them() {
+        use crate::grammar::token::Token;
+        use logos::Logos;
+        let mut samples: Vec<Vec<u8>> = [
+            "EE5-E11",
+            "JE11*A23",
+            "F12@@G9",
+            "DC19-E25#",
+            "DB20-C19+\u{221e}",
+            "A21-A23=&",
+            "E7-E13+^",
+            "E7-E13++",
+            "B22-B24=D",
+            "E13*NF16",
+            "KG1-E1",
+            "F0-F2",
+            "E7-E13",
+        ]
+        .iter()
+        .map(|w| w.as_bytes().to_vec())
+        .collect();
+        samples.extend(words(100_000, 7));
+        let mut accepted = 0;
+        for w in &samples {
+            let Some((p, len)) = canonical_at(w, 0) else {
+                continue;
+            };
+            accepted += 1;
+            let word = &w[..len];
+            let shown = String::from_utf8_lossy(w);
+            // The tokenizer reads the same word there.
+            let mut lx = Token::lexer(w);
+            assert_eq!(lx.next(), Some(Ok(Token::Word)), "{shown}");
+            assert_eq!(lx.span(), 0..len, "{shown}");
+            // The parser reads it so, and the writer writes it back.
+            let full = parse(word).unwrap_or_else(|e| panic!("{shown}: {}", e.message(word)));
+            assert_eq!(full, p, "{shown}");
+            let mut out = Vec::new();
+            HalfMove::new(1, Side::White, p.action, p.check).write_move(&mut out);
+            assert_eq!(out, word, "{shown}");
+        }
+        assert!(
+            accepted > 1000,
+            "only {accepted} canonical moves among the samples"
+        );
+    }
+
+    #[test]
+    fn what_is_not_written_canonically_is_left_to_the_parser() {
+        for w in [
+            "E7‐E13",
+            "E13×F16",
+            "PE7-E13",
+            "F04-F06",
+            "E13*PF16",
+            "TA5-A9",
+            "♗F6-C15",
+            "GL5*GE5^+",
+            "KRK-II",
+            "B24=D",
+            "E7-E13x",
+            "e7-E13",
+            "E7-E7",
+        ] {
+            assert_eq!(canonical_at(w.as_bytes(), 0), None, "{w}");
+        }
+    }
+
+    #[test]
+    fn respelled_hexes_and_pawns_are_not_copied_as_written() {
+        assert!(parse(b"F04-F06")
+            .unwrap()
+            .traits
+            .intersects(Traits::RESPELLED));
+        assert!(parse(b"E13*PF16")
+            .unwrap()
+            .traits
+            .intersects(Traits::RESPELLED));
+        assert_eq!(canon("E13*PF16"), "E13*F16");
     }
 
     #[test]

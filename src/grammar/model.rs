@@ -1,5 +1,6 @@
 //! What a game is made of once lexed: tags, half-moves, results.
 
+use crate::diag::Pos;
 pub use crate::grammar::alphabet::{CASTLING, STANDARD_LETTERS};
 use crate::grammar::hex::{push_decimal, Hex};
 use std::fmt;
@@ -362,10 +363,8 @@ pub struct HalfMove {
     pub draw_offer: bool,
     /// `:`: the last move of the game.
     pub end: bool,
-    /// 1-based input line of the half-move.
-    pub line: u64,
-    /// 1-based input column (characters) of the half-move.
-    pub column: u32,
+    /// Where it is in the input.
+    pub pos: Pos,
 }
 
 impl HalfMove {
@@ -373,7 +372,7 @@ impl HalfMove {
     pub const MAX_NAGS: usize = 4;
 
     /// A half-move with nothing written after it (no rating, NAG, `(=)` or
-    /// `:`), at line 0, column 0 until the reader places it.
+    /// `:`), at no place until the reader places it.
     pub fn new(number: u32, side: Side, action: Action, check: Option<Check>) -> HalfMove {
         HalfMove {
             number,
@@ -386,8 +385,7 @@ impl HalfMove {
             nag_count: 0,
             draw_offer: false,
             end: false,
-            line: 0,
-            column: 0,
+            pos: Pos::default(),
         }
     }
 

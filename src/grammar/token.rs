@@ -17,8 +17,9 @@ pub(crate) enum Token {
     /// `\n`
     #[token("\n")]
     LineEnd,
-    /// `[Name "value"]`, escapes allowed in the value.
-    #[regex(r#"\[[ \t]*[A-Za-z0-9_]+[ \t]*"([^"\\\n]|\\[^\n])*"[ \t]*\]"#)]
+    /// `[Name "value"]`, escapes allowed in the value; a no-break space is
+    /// a blank there too.
+    #[regex(r#"\[[ \t\u{A0}]*[A-Za-z0-9_]+[ \t\u{A0}]*"([^"\\\n]|\\[^\n])*"[ \t\u{A0}]*\]"#)]
     Tag,
     /// `{`: the comment's text runs to the next `}`, whatever it holds.
     #[token("{")]
@@ -30,7 +31,7 @@ pub(crate) enum Token {
     #[token("(")]
     VariationOpen,
     /// `($[2]`: a variation with its label.
-    #[regex(r"\([ \t]*\$\[[0-9]+\]")]
+    #[regex(r"\([ \t\u{A0}]*\$\[[0-9]+\]")]
     LabeledVariationOpen,
     /// `)`
     #[token(")")]
@@ -78,9 +79,11 @@ pub(crate) enum Token {
     #[regex(r"\$\[[0-9]+\]")]
     Label,
     /// A half-move, or what stands where one would: a letter or figurine,
-    /// then letters, digits, signs, dashes, `×`, `∞` and figurines. The
-    /// half-move parser reads it ([`crate::grammar::half_move::parse`]).
-    #[regex(r"([A-Za-z]|(?&fig))([A-Za-z0-9*@=&+#^]|(?&dash)|×|∞|(?&fig))*")]
+    /// then letters, digits, signs, dashes, `×`, `∞` and figurines, and
+    /// `#` last: mate ends a word as it ends a game, so that `JF2#1.`, two
+    /// files joined by `cat`, is a mate and the next game's first number.
+    /// The half-move parser reads it ([`crate::grammar::half_move::parse`]).
+    #[regex(r"([A-Za-z]|(?&fig))([A-Za-z0-9*@=&+^]|(?&dash)|×|∞|(?&fig))*#?")]
     Word,
 }
 
@@ -125,28 +128,52 @@ pub(crate) fn decimal_at(b: &[u8], i: usize, max_digits: usize) -> Option<(u32, 
     Some((n, len))
 }
 
-/// The label number of `($[2]` or `$[2]`.
-pub(crate) fn label_value(slice: &[u8]) -> u32 {
+/// The largest variation label `$[n]`.
+pub(crate) const MAX_LABEL: u32 = 99_999;
+
+/// The label number of `($[2]` or `$[2]`, `None` past [`MAX_LABEL`].
+pub(crate) fn label_value(slice: &[u8]) -> Option<u32> {
     let i = memchr::memchr(b'[', slice).map_or(slice.len(), |i| i + 1);
-    number_value(&slice[i..])
+    Some(number_value(&slice[i..])).filter(|&n| n <= MAX_LABEL)
 }
 
 /// A `Tag` token's name and value (escapes kept as written).
 pub(crate) fn tag_parts(slice: &[u8]) -> (&[u8], &[u8]) {
     let q1 = memchr::memchr(b'"', slice).expect("a tag token holds quotes");
     let q2 = memchr::memrchr(b'"', slice).expect("a tag token holds quotes");
-    (slice[1..q1].trim_ascii(), &slice[q1 + 1..q2])
+    (trim_blanks(&slice[1..q1]), &slice[q1 + 1..q2])
 }
+
+/// `b` without the blanks around it: ASCII ones and no-break spaces.
+fn trim_blanks(mut b: &[u8]) -> &[u8] {
+    loop {
+        b = b.trim_ascii();
+        if let Some(rest) = b.strip_prefix(NBSP) {
+            b = rest;
+        } else if let Some(rest) = b.strip_suffix(NBSP) {
+            b = rest;
+        } else {
+            return b;
+        }
+    }
+}
+
+/// A no-break space, a blank wherever a space is.
+const NBSP: &[u8] = "\u{A0}".as_bytes();
 
 /// Where in this line a tag starts, if the line, after blanks, starts
 /// with one. The game-start rule ([`crate::read`]) is about tags: this is
 /// how a line that could start a game is recognised outside the tokens (a
 /// dropped variation, the recovery from a comment that is never closed).
 pub(crate) fn tag_starting(line: &[u8]) -> Option<usize> {
-    let start = line
-        .iter()
-        .position(|&c| c != b' ' && c != b'\t')
-        .unwrap_or(line.len());
+    let mut start = 0;
+    loop {
+        match line.get(start) {
+            Some(b' ' | b'\t') => start += 1,
+            _ if line[start..].starts_with(NBSP) => start += NBSP.len(),
+            _ => break,
+        }
+    }
     (line.get(start) == Some(&b'[') && Token::lexer(&line[start..]).next() == Some(Ok(Token::Tag)))
         .then_some(start)
 }
@@ -220,7 +247,8 @@ mod tests {
         assert_eq!(kinds("$14"), [Token::Nag]);
         assert_eq!(kinds("$[2]"), [Token::Label]);
         assert_eq!(kinds("( $[2]"), [Token::LabeledVariationOpen]);
-        assert_eq!(label_value(b"( $[12]"), 12);
+        assert_eq!(label_value(b"( $[12]"), Some(12));
+        assert_eq!(label_value(b"( $[4294967296]"), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::{
     AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
 };
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Pos, Severity};
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Outcome};
 use crate::grammar::redefine::RedefineMap;
@@ -98,10 +98,8 @@ pub struct Tag<'a> {
     pub name: &'a str,
     /// Tag value, escapes kept as written, NFC-normalised.
     pub value: &'a str,
-    /// 1-based input line.
-    pub line: u64,
-    /// 1-based input column (characters) of the `[`.
-    pub column: u64,
+    /// Where its `[` is.
+    pub pos: Pos,
 }
 
 /// Where a variation edge is.
@@ -146,7 +144,7 @@ pub enum Variation {
 ///     }
 ///     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
 ///         if cx.depth == 0 && mv.number > 2 {
-///             cx.error(mv.line, u64::from(mv.column), "too long");
+///             cx.error(mv.pos, "too long");
 ///         }
 ///         Flow::Keep
 ///     }
@@ -163,14 +161,17 @@ pub struct Context {
     pub redefine: RedefineMap,
     /// Variation depth of the item being passed (0 on the main line).
     pub depth: u32,
-    /// The line of the game's first byte (a comment before its tags
+    /// Where the game's first byte is (a comment before its tags
     /// included): the line ndjson's `line` names.
-    pub game_line: u64,
+    pub game_start: Pos,
     /// This game's diagnostics: its first error ends the list (the game is
     /// rejected, and later errors tend to follow from the first), and
     /// warnings stop at [`MAX_WARNINGS`], so that a hostile game costs
-    /// memory and time in proportion to its size, not to its faults.
+    /// memory and time in proportion to its size, not to its faults. A
+    /// column is worked out by the reader from the offset in `offsets`.
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// The stream offset each diagnostic points at, in step with `diagnostics`.
+    pub(crate) offsets: Vec<u64>,
     has_error: bool,
     /// `--strict`: a warning rejects the game, and says so.
     pub(crate) strict: bool,
@@ -181,21 +182,21 @@ pub(crate) const MAX_WARNINGS: usize = 100;
 
 impl Context {
     /// Reports an error: the game will be rejected.
-    pub fn error(&mut self, line: u64, column: u64, message: impl Into<String>) {
+    pub fn error(&mut self, at: Pos, message: impl Into<String>) {
         if !self.has_error {
             self.has_error = true;
-            self.push(Severity::Error, line, column, message.into());
+            self.push(Severity::Error, at, message.into());
         }
     }
 
     /// Reports a warning: the game is still written (unless `--strict`,
     /// which makes it the error that rejects the game).
-    pub fn warn(&mut self, line: u64, column: u64, message: impl Into<String>) {
+    pub fn warn(&mut self, at: Pos, message: impl Into<String>) {
         let message = message.into();
         if self.strict {
-            self.error(line, column, format!("{message}: rejected by --strict"));
+            self.error(at, format!("{message}: rejected by --strict"));
         } else if !self.has_error && self.diagnostics.len() < MAX_WARNINGS {
-            self.push(Severity::Warning, line, column, message);
+            self.push(Severity::Warning, at, message);
         }
     }
 
@@ -213,26 +214,20 @@ impl Context {
     ///     "no [Variant \"C'escacs\"] tag: rejected by --strict (without it: added)"
     /// );
     /// ```
-    pub fn warn_fixed(
-        &mut self,
-        line: u64,
-        column: u64,
-        problem: impl fmt::Display,
-        fix: impl fmt::Display,
-    ) {
+    pub fn warn_fixed(&mut self, at: Pos, problem: impl fmt::Display, fix: impl fmt::Display) {
         if self.strict {
             let message = format!("{problem}: rejected by --strict (without it: {fix})");
-            self.error(line, column, message);
+            self.error(at, message);
         } else {
-            self.warn(line, column, format!("{problem}: {fix}"));
+            self.warn(at, format!("{problem}: {fix}"));
         }
     }
 
     /// Reports an error that rejects one variation game of this game
     /// (`--split-variations`), not the game.
-    pub(crate) fn error_in_variation(&mut self, line: u64, column: u64, message: String) {
+    pub(crate) fn error_in_variation(&mut self, at: Pos, message: String) {
         if !self.has_error {
-            self.push(Severity::Error, line, column, message);
+            self.push(Severity::Error, at, message);
         }
     }
 
@@ -242,15 +237,17 @@ impl Context {
         self.has_error
     }
 
-    fn push(&mut self, severity: Severity, line: u64, column: u64, message: String) {
+    fn push(&mut self, severity: Severity, at: Pos, message: String) {
         self.diagnostics.push(Diagnostic {
             severity,
-            line,
-            column,
+            line: at.line,
+            // Worked out by the reader, from the offset.
+            column: 0,
             message,
             source: String::new(),
             source_column: 1,
         });
+        self.offsets.push(at.offset);
     }
 
     /// A context whose warnings reject the game when `strict`.
@@ -262,11 +259,12 @@ impl Context {
     }
 
     /// A new game: no diagnostics, no letters redefined.
-    pub(crate) fn reset(&mut self, game_line: u64) {
+    pub(crate) fn reset(&mut self, game_start: Pos) {
         self.redefine = RedefineMap::default();
         self.depth = 0;
-        self.game_line = game_line;
+        self.game_start = game_start;
         self.diagnostics.clear();
+        self.offsets.clear();
         self.has_error = false;
     }
 }

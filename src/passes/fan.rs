@@ -1,5 +1,6 @@
 //! Pass "fan": FAN figurines to letters.
 
+use crate::diag::Pos;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{Glyph, HalfMove};
 use crate::passes::{Context, Flow, Interest, Pass};
@@ -22,11 +23,11 @@ pub struct FanToLetters {
 }
 
 impl FanToLetters {
-    fn glyph(&mut self, g: &mut Glyph, cx: &mut Context, line: u64, column: u64) {
+    fn glyph(&mut self, g: &mut Glyph, cx: &mut Context, at: Pos) {
         if g.fan.take().is_some() && !cx.redefine.fan() && !self.warned {
             self.warned = true;
             let problem = "FAN figurine in a game without [Redefine \"FAN\"]";
-            cx.warn_fixed(line, column, problem, "read as its letter");
+            cx.warn_fixed(at, problem, "read as its letter");
         }
     }
 }
@@ -45,16 +46,16 @@ impl Pass for FanToLetters {
     }
 
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
-        let (line, column) = (pdtl.line, pdtl.column);
+        let at = pdtl.pos;
         for g in pdtl.glyphs_mut() {
-            self.glyph(g, cx, line, column);
+            self.glyph(g, cx, at);
         }
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
-        let (line, column) = (mv.line, u64::from(mv.column));
+        let at = mv.pos;
         for g in mv.glyphs_mut() {
-            self.glyph(g, cx, line, column);
+            self.glyph(g, cx, at);
         }
         Flow::Keep
     }

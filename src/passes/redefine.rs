@@ -1,5 +1,6 @@
 //! Pass "redefine": undo `[Redefine "..."]`.
 
+use crate::diag::Pos;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{Glyph, HalfMove};
 use crate::passes::{Context, Flow, Interest, Pass, Tag};
@@ -19,13 +20,13 @@ use crate::pdtl::Pdtl;
 pub struct UndoRedefine;
 
 impl UndoRedefine {
-    fn glyph(g: &mut Glyph, cx: &mut Context, line: u64, column: u64) {
+    fn glyph(g: &mut Glyph, cx: &mut Context, at: Pos) {
         if g.fan.is_some() {
             return;
         }
         match cx.redefine.resolve(g.letter) {
             Ok(s) => g.letter = s,
-            Err(m) => cx.error(line, column, m),
+            Err(m) => cx.error(at, m),
         }
     }
 }
@@ -54,16 +55,16 @@ impl Pass for UndoRedefine {
     }
 
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
-        let (line, column) = (pdtl.line, pdtl.column);
+        let at = pdtl.pos;
         for g in pdtl.glyphs_mut() {
-            Self::glyph(g, cx, line, column);
+            Self::glyph(g, cx, at);
         }
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
-        let (line, column) = (mv.line, u64::from(mv.column));
+        let at = mv.pos;
         for g in mv.glyphs_mut() {
-            Self::glyph(g, cx, line, column);
+            Self::glyph(g, cx, at);
         }
         Flow::Keep
     }

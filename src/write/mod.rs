@@ -129,6 +129,11 @@ impl Writer {
         }
     }
 
+    /// Does it write each variation as a game of its own?
+    pub fn splits(&self) -> bool {
+        self.split.is_some()
+    }
+
     pub fn begin(&mut self, line: u64) {
         self.line = line;
         self.layout.begin();

@@ -11,6 +11,7 @@
 //! an `Id` gets a `VariationPath` tag.
 
 use super::Layout;
+use crate::diag::Pos;
 use crate::grammar::model::{Check, HalfMove, Outcome};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
@@ -180,7 +181,7 @@ impl Split {
         let Event::Move { mv, .. } = &self.events[line.first as usize] else {
             unreachable!("`first` is a half-move")
         };
-        cx.warn(mv.line, u64::from(mv.column), say(mv));
+        cx.warn(mv.pos, say(mv));
     }
 
     /// At the game's end: which variations become games, and their paths;
@@ -269,8 +270,7 @@ impl Split {
                 let (before, mv) = (&w[0], &w[1]);
                 let path = self.path_text(i as u32);
                 cx.error_in_variation(
-                    mv.line,
-                    u64::from(mv.column),
+                    mv.pos,
                     format!(
                         "variation {path}: move {} ({}) follows move {} ({}): a half-move is missing between them",
                         mv.number, mv.side, before.number, before.side
@@ -291,8 +291,7 @@ impl Split {
                 if let Some((mv, e)) = fault {
                     let path = self.path_text(i as u32);
                     cx.error_in_variation(
-                        mv.line,
-                        u64::from(mv.column),
+                        mv.pos,
                         format!("variation {path}: {}", incoherent(mv, &e)),
                     );
                     self.failed.push(i as u32);
@@ -407,8 +406,7 @@ impl Split {
                         layout.tag(&Tag {
                             name,
                             value,
-                            line: 0,
-                            column: 0,
+                            pos: Pos::default(),
                         });
                     }
                 }
@@ -417,8 +415,7 @@ impl Split {
                 layout.tag(&Tag {
                     name: VARIATION_PATH_TAG,
                     value: &path,
-                    line: 0,
-                    column: 0,
+                    pos: Pos::default(),
                 });
             }
             // The variation's own comments, after its half-moves before them.

@@ -1,0 +1,441 @@
+//! The game assembler: where games start and end, what only a whole game
+//! shows, and where each goes once read: written, or rejected with its
+//! bytes exactly as read.
+
+use super::scan::Mode;
+use super::{Held, Reading, Resume, Stop, Until};
+use crate::diag::{Diagnostic, Pos, Severity};
+use crate::filter::Report;
+use crate::grammar::model::Outcome;
+use std::io::{self, Write};
+
+/// Where the games go: the output, the rejects, the diagnostics, and the
+/// counts of the games finished; and where reading stops.
+pub(super) struct Sinks<'f> {
+    out: &'f mut dyn Write,
+    rejects: Option<&'f mut dyn Write>,
+    on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+    until: Until<'f>,
+    /// Where reading stopped short of the input's end, once it has.
+    pub stop: Option<Stop>,
+    pub report: Report,
+}
+
+impl<'f> Sinks<'f> {
+    pub fn new(
+        out: &'f mut dyn Write,
+        rejects: Option<&'f mut dyn Write>,
+        on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+        until: Until<'f>,
+    ) -> Sinks<'f> {
+        Sinks {
+            out,
+            rejects,
+            on_diagnostic,
+            until,
+            stop: None,
+            report: Report::default(),
+        }
+    }
+}
+
+/// What a token is to the game-start rule ([`Reading::game_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Opens {
+    Tag,
+    Movetext,
+    Result,
+    /// A comment or a variation.
+    Aside,
+}
+
+/// The places of a game that a diagnostic made later may point at.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Marks {
+    pub last_move: Pos,
+    /// The last move number or `...`.
+    pub last_number: Pos,
+    /// The outermost variation open.
+    pub variation: Pos,
+    /// The comment open.
+    pub comment: Pos,
+    pub result_tag: Option<(Outcome, Pos)>,
+}
+
+/// What is known of the game being read.
+#[derive(Debug, Default)]
+pub(super) struct Game {
+    pub open: bool,
+    /// Its first byte, and the start of that byte's line.
+    pub start: Pos,
+    pub start_line: u64,
+    /// Anything but tags and comments was read: a tag now starts a new game.
+    pub past_tags: bool,
+    pub has_tags: bool,
+    pub has_variant: bool,
+    pub has_setup: bool,
+    pub marks: Marks,
+    /// The line of the last movetext token (0 for none).
+    pub movetext_line: u64,
+    /// Variation depth, kept or skipped.
+    pub depth: u32,
+    /// The counts of the game, added to the report as it ends.
+    pub counts: Report,
+    /// Its diagnostics placed so far.
+    pub placed: usize,
+    /// Its bytes that left the buffer (with rejects, and for the places of
+    /// split variation games), and whether they are kept at all.
+    pub raw: Vec<u8>,
+    keep_raw: bool,
+}
+
+impl Game {
+    pub fn new(keep_raw: bool) -> Game {
+        Game {
+            keep_raw,
+            ..Game::default()
+        }
+    }
+}
+
+impl Reading<'_> {
+    // ───────────────────────────── diagnostics ─────────────────────────────
+
+    /// An error at stream offset `at` of the current line.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn error_at(&mut self, h: Held<'_>, at: u64, message: impl Into<String>) {
+        let pos = self.places.pos(at);
+        self.error_at_pos(h, pos, message);
+    }
+
+    /// An error at `pos`.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<String>) {
+        self.f.cx.error(pos, message);
+        self.place(h);
+    }
+
+    /// A warning at `pos`, about a `problem` the filter repairs as `fix`
+    /// says.
+    #[cold]
+    pub(super) fn warn_fixed_at(
+        &mut self,
+        h: Held<'_>,
+        pos: Pos,
+        problem: impl std::fmt::Display,
+        fix: impl std::fmt::Display,
+    ) {
+        self.f.cx.warn_fixed(pos, problem, fix);
+        self.place(h);
+    }
+
+    /// Gives the game's new diagnostics (the passes' among them) their
+    /// column and source.
+    #[inline]
+    pub(super) fn place(&mut self, h: Held<'_>) {
+        if self.game.placed < self.f.cx.diagnostics.len() {
+            self.place_new(h);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn place_new(&mut self, h: Held<'_>) {
+        let raw = self
+            .game
+            .keep_raw
+            .then_some((&self.game.raw[..], self.game.start.offset));
+        self.places.place(h, raw, &mut self.f.cx, self.game.placed);
+        self.game.placed = self.f.cx.diagnostics.len();
+    }
+
+    /// Before the buffer drops what lies before stream offset `keep`:
+    /// keeps what the game under way still needs of it.
+    pub(super) fn before_discard(&mut self, h: Held<'_>, keep: u64) -> io::Result<()> {
+        if !self.game.open {
+            return Ok(());
+        }
+        let g = &self.game;
+        let m = &g.marks;
+        let marks = [g.start, m.last_move, m.last_number, m.variation, m.comment]
+            .into_iter()
+            .chain(m.result_tag.map(|t| t.1));
+        for p in marks {
+            if p.line != 0 && p.offset < keep {
+                self.places.keep(h, p.offset);
+            }
+        }
+        if self.game.keep_raw {
+            let from = self.game.start.offset.max(h.base);
+            self.game.raw.extend_from_slice(h.slice(from, keep));
+        }
+        self.spill_comment(h, keep)
+    }
+
+    // ───────────────────────────── the game-start rule ─────────────────────────────
+
+    /// The game-start rule, stated once: does the token at `at`, of this
+    /// kind, start a new game (ending the one under way)? A game starts
+    /// with any token when none is under way; with a tag once its game is
+    /// past its tags or has ended; with movetext once its game has ended
+    /// (its result read, or its last move marked `:` or `#`); with a result
+    /// once its game has one. Comments and variations belong to the game
+    /// under way, ended or not. A game that starts with a tag or movetext
+    /// on the line where the game before ended is warned about: two files
+    /// joined without a final newline look so. Returns `false` when reading
+    /// stops here instead: a boundary asked for ([`Until::Boundary`]).
+    pub(super) fn game_at(&mut self, h: Held<'_>, opens: Opens, at: u64) -> io::Result<bool> {
+        let g = &self.game;
+        let ended = self.movetext.ended();
+        let starts = !g.open
+            || match opens {
+                Opens::Tag => g.past_tags || ended,
+                Opens::Movetext => ended,
+                Opens::Result => self.movetext.result.is_some(),
+                Opens::Aside => false,
+            };
+        if !starts {
+            return Ok(true);
+        }
+        let joined =
+            g.open && ended && opens != Opens::Result && g.movetext_line == self.places.line;
+        if self.game.open {
+            self.finish_game(h, at)?;
+        }
+        if let Until::Boundary { is_boundary, .. } = self.io.until {
+            if is_boundary(at) {
+                self.io.stop = Some(Stop::Boundary(at));
+                return Ok(false);
+            }
+        }
+        self.begin_game(at);
+        if joined {
+            let pos = self.game.start;
+            self.f.cx.warn(
+                pos,
+                "two games on one line: a file without a final newline?",
+            );
+            self.place(h);
+        }
+        Ok(self.io.stop.is_none())
+    }
+
+    // ───────────────────────────── games ─────────────────────────────
+
+    /// Starts a game at stream offset `at`, on the current line.
+    #[cold]
+    #[inline(never)]
+    fn begin_game(&mut self, at: u64) {
+        let start = self.places.pos(at);
+        let raw = std::mem::take(&mut self.game.raw);
+        self.game = Game {
+            open: true,
+            start,
+            start_line: self.places.line_start,
+            raw,
+            keep_raw: self.game.keep_raw,
+            ..Game::default()
+        };
+        self.game.raw.clear();
+        self.movetext = Default::default();
+        self.places.forget();
+        self.f.cx.reset(start);
+        self.f.chain.begin_game(&mut self.f.cx);
+        self.f.writer.begin(start.line);
+    }
+
+    /// The tags are over: the chain learns what each pass wants of the
+    /// movetext, and the comments held among the tags go on.
+    #[inline]
+    pub(super) fn leave_tags(&mut self, h: Held<'_>) {
+        if !self.game.past_tags {
+            self.tags_end(h);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn tags_end(&mut self, h: Held<'_>) {
+        self.game.past_tags = true;
+        self.f.chain.movetext_begins(&self.f.cx);
+        self.release_held_comments(h);
+    }
+
+    /// Ends the game under way at stream offset `end`, where the next one
+    /// starts or the input ends: checks what only the whole game shows,
+    /// writes or rejects it, and hands its diagnostics on.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn finish_game(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
+        self.flush_pending(h);
+        if !self.game.open {
+            return Ok(());
+        }
+        let only_comments = !self.game.has_tags && !self.game.past_tags;
+        self.leave_tags(h);
+        if self.scan.mode == Mode::Comment {
+            let at = self.game.marks.comment;
+            self.error_at_pos(h, at, "comment not closed: } is missing");
+            self.scan.mode = Mode::Tokens;
+        }
+        if self.game.depth > 0 {
+            self.variation_not_closed(h);
+        }
+        let start = self.game.start;
+        if only_comments {
+            let message = "a comment that belongs to no game: no tags and no moves come with it";
+            self.error_at_pos(h, start, message);
+        } else if let Some(missing) = self.movetext.dangling() {
+            let at = self.game.marks.last_number;
+            self.error_at_pos(h, at, missing);
+        } else if !self.game.has_tags && !self.movetext.has_moves {
+            let message = "no game here: a game has tags ([Variant \"C'escacs\"] first) or moves";
+            self.error_at_pos(h, start, message);
+        }
+        if !self.game.has_variant {
+            self.warn_fixed_at(h, start, "no [Variant \"C'escacs\"] tag", "added");
+        }
+        if self.movetext.has_moves && !self.movetext.last_move_ends {
+            let at = self.game.marks.last_move;
+            self.f
+                .cx
+                .warn(at, "the last move has no end marker (: or #)");
+            self.place(h);
+        }
+        let tag = self.game.marks.result_tag;
+        let result = self.movetext.outcome(tag.map(|t| t.0));
+        if let Some((written, at)) = tag {
+            if written != result {
+                let problem = format!(
+                    "the Result tag says {} but the game ends {}",
+                    written.as_str(),
+                    result.as_str()
+                );
+                if self.f.fix_result {
+                    self.f.writer.fix_result_tag(result);
+                    let fix = format!("written {}", result.as_str());
+                    self.warn_fixed_at(h, at, problem, fix);
+                } else {
+                    let hint = format!("{problem} (--fix-result writes the tag so)");
+                    self.f.cx.warn(at, hint);
+                }
+            }
+        }
+        self.f.chain.end_game(self.movetext.result, &mut self.f.cx);
+        let (variations, variations_failed) = if self.f.cx.has_error() {
+            (0, 0)
+        } else {
+            let verify = self.f.chain.verify.is_some();
+            self.f.writer.plan_variations(verify, &mut self.f.cx)
+        };
+        self.place(h);
+        let mut counts = std::mem::take(&mut self.game.counts);
+        counts.games_read += 1;
+        let rejected = self.f.cx.has_error();
+        if rejected {
+            counts.games_rejected += 1;
+            self.reject(h, start.offset, end, None)?;
+            // The first error says why; nothing of the game is written.
+            if let Some(d) = self
+                .f
+                .cx
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+            {
+                (self.io.on_diagnostic)(d);
+            }
+        } else {
+            self.f.writer.finish(result, self.io.out)?;
+            counts.games_written += 1;
+            counts.variations_written += variations - variations_failed;
+            counts.variations_rejected += variations_failed;
+            if variations_failed > 0 {
+                let note = self.f.writer.failed_variations();
+                self.reject(h, start.offset, end, Some(&note))?;
+            }
+            let cx = &mut self.f.cx;
+            cx.diagnostics.sort_by_key(|d| (d.line, d.column));
+            for d in &cx.diagnostics {
+                counts.warnings += u64::from(d.severity == Severity::Warning);
+                (self.io.on_diagnostic)(d);
+            }
+        }
+        self.f.cx.diagnostics.clear();
+        self.f.cx.offsets.clear();
+        self.io.report.add(&counts);
+        self.game.open = false;
+        self.game.raw.clear();
+        if (rejected || variations_failed > 0) && self.f.fail_fast {
+            self.io.stop = Some(Stop::FailFast);
+        }
+        Ok(())
+    }
+
+    /// Writes the game read from `start` to `end` to the rejects, byte for
+    /// byte, after a comment naming the variation games rejected, if any.
+    fn reject(
+        &mut self,
+        h: Held<'_>,
+        start: u64,
+        end: u64,
+        variations: Option<&str>,
+    ) -> io::Result<()> {
+        let Some(rejects) = self.io.rejects.as_mut() else {
+            return Ok(());
+        };
+        if let Some(paths) = variations {
+            writeln!(
+                rejects,
+                "{{ctlpgn-filter: variation games rejected: {paths}}}"
+            )?;
+        }
+        let raw = &self.game.raw;
+        if end < h.base {
+            // The game ends in what left the buffer.
+            rejects.write_all(&raw[..(end - start) as usize])
+        } else {
+            rejects.write_all(raw)?;
+            rejects.write_all(h.slice(start.max(h.base), end))
+        }
+    }
+
+    /// The input has ended (at `self.at`): ends the game under way, or,
+    /// short of a boundary asked for, leaves it unfinished. A comment never
+    /// closed ends its game where the first line inside it that starts a
+    /// game is, and the input is read again from there: returns where,
+    /// with what must be read again.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn end_of_input(
+        &mut self,
+        h: Held<'_>,
+    ) -> io::Result<Result<Stop, (u64, super::input::Spill)>> {
+        self.flush_pending(h);
+        if let Until::Boundary { whole: false, .. } = self.io.until {
+            let g = &self.game;
+            let resume = if g.open {
+                Resume {
+                    line: g.start.line,
+                    line_start: g.start_line,
+                    at: g.start.offset,
+                }
+            } else {
+                Resume {
+                    line: self.places.line,
+                    line_start: self.places.line_start,
+                    at: self.at,
+                }
+            };
+            return Ok(Ok(Stop::Unfinished(resume)));
+        }
+        if let Some(again) = self.read_again_after_comment(h)? {
+            return Ok(again);
+        }
+        let end = self.at;
+        self.finish_game(h, end)?;
+        Ok(Ok(self.io.stop.unwrap_or(Stop::End)))
+    }
+}

@@ -1,0 +1,352 @@
+//! The modes that cross lines, read from the structural index: a
+//! comment's text, opaque up to the next `}`; a variation the chain drops,
+//! skipped by counting its depth to its `)`; and, while a comment is open,
+//! the search for the first line inside it that starts a game, where
+//! reading starts again if the comment is never closed.
+
+use super::game::Opens;
+use super::index::Classes;
+use super::input::Spill;
+use super::{Held, Reading, Stop};
+use crate::grammar::token;
+use crate::passes::{Flow, Variation};
+use std::io;
+
+/// Who reads the next bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// The tokenizer.
+    Tokens,
+    /// A comment's text, up to `}`.
+    Comment,
+    /// A variation the chain drops, up to its `)`.
+    SkipVariation,
+}
+
+/// The mode machine's state.
+pub(super) struct Scan {
+    pub mode: Mode,
+    /// The region being read is valid UTF-8.
+    pub utf8: bool,
+    /// The chain drops every comment, every variation: skip them unread.
+    pub skip_comments: bool,
+    pub skip_variations: bool,
+    /// The comment open is inside a dropped variation.
+    comment_in_skip: bool,
+    /// How far the comment open was looked through for a game start: the
+    /// next line to look at, its number, and whether it is the comment's
+    /// first (which cannot start a game: the `{` is on it).
+    search: (u64, u64, bool),
+    /// The comment open is never closed: where to read again.
+    read_again: Option<ReadAgain>,
+    /// What must be read again that left the buffer.
+    spill: Spill,
+}
+
+/// A comment never closed: where reading starts again, once the input has
+/// ended, so that the games quoted in it are not lost.
+#[derive(Clone, Copy, Debug)]
+struct ReadAgain {
+    /// Stream offset of the first line inside the comment that starts a
+    /// game, and its number.
+    at: u64,
+    line: u64,
+    /// Stream offset of that line's tag: the comment's game ends there,
+    /// as a game ends where the next one's first token is.
+    tag: u64,
+}
+
+impl Scan {
+    pub fn new(skip_comments: bool, skip_variations: bool) -> Scan {
+        Scan {
+            mode: Mode::Tokens,
+            utf8: true,
+            skip_comments,
+            skip_variations,
+            comment_in_skip: false,
+            search: (0, 0, false),
+            read_again: None,
+            spill: Spill::default(),
+        }
+    }
+}
+
+impl Reading<'_> {
+    // ───────────────────────────── comments ─────────────────────────────
+
+    /// A comment opens at `at` (in the game under way: see `game_at`).
+    pub(super) fn open_comment(&mut self, at: u64) {
+        self.game.marks.comment = self.places.pos(at);
+        self.asides.comment.clear();
+        let s = &mut self.scan;
+        s.search = (at + 1, self.places.line, true);
+        s.comment_in_skip = s.mode == Mode::SkipVariation;
+        s.mode = Mode::Comment;
+    }
+
+    /// A comment's text from `self.at`, up to `}` or `end`.
+    pub(super) fn comment_text(&mut self, h: Held<'_>, end: u64) {
+        let from = self.at;
+        let close = h.index.find(Classes::CLOSE_BRACE, from, end);
+        let body_end = close.unwrap_or(end);
+        if close.is_none() {
+            // The lines of the region are whole; the last line of the
+            // input may lack its line end.
+            let at_end = h.slice(from, end).last() != Some(&b'\n');
+            self.look_for_a_game_in_the_comment(h, end, at_end);
+        }
+        self.places.lines_in(h, from, body_end);
+        self.check_utf8(h, from, body_end);
+        let body = h.slice(from, body_end);
+        let keep = !self.scan.skip_comments && !self.scan.comment_in_skip;
+        let Some(close) = close else {
+            if keep {
+                self.asides.comment.extend_from_slice(body);
+            }
+            self.at = end;
+            return;
+        };
+        self.at = close + 1;
+        let s = &mut self.scan;
+        s.mode = if s.comment_in_skip {
+            Mode::SkipVariation
+        } else {
+            Mode::Tokens
+        };
+        s.read_again = None;
+        if !s.spill.is_empty() {
+            s.spill = Spill::default();
+        }
+        if self.scan.skip_comments {
+            self.game.counts.comments_dropped += 1;
+        } else if keep {
+            if self.asides.comment.is_empty() {
+                self.deliver_comment(h, body);
+            } else {
+                let mut whole = std::mem::take(&mut self.asides.comment);
+                whole.extend_from_slice(body);
+                self.deliver_comment(h, &whole);
+                whole.clear();
+                self.asides.comment = whole;
+            }
+        }
+    }
+
+    /// Looks through the text of the comment open, up to `upto` (whole
+    /// lines, and, at the input's end, the last one), for the first line
+    /// that starts a game: where reading starts again if the comment is
+    /// never closed.
+    fn look_for_a_game_in_the_comment(&mut self, h: Held<'_>, upto: u64, at_end: bool) {
+        let (mut at, mut line, on_first_line) = self.scan.search;
+        if self.scan.read_again.is_some() || at >= upto {
+            return;
+        }
+        if on_first_line {
+            // The `{` line cannot start a game: on to the next.
+            let Some(n) = h.index.find(Classes::LF, at, upto) else {
+                self.scan.search.0 = upto;
+                return;
+            };
+            at = n + 1;
+            line += 1;
+        }
+        while at < upto {
+            let line_end = match h.index.find(Classes::LF, at, upto) {
+                Some(n) => n,
+                None if at_end => upto,
+                // The rest of this line is still to come.
+                None => break,
+            };
+            // A line that starts a game starts with a tag: a `[` in it first.
+            if h.index.find(Classes::BRACKET, at, line_end).is_some() {
+                if let Some(blanks) = token::tag_starting(h.slice(at, line_end)) {
+                    let tag = at + blanks as u64;
+                    self.scan.read_again = Some(ReadAgain { at, line, tag });
+                    return;
+                }
+            }
+            at = line_end + 1;
+            line += 1;
+        }
+        self.scan.search = (at.min(upto), line, false);
+    }
+
+    /// Before the buffer drops what lies before `keep`: what must be read
+    /// again if the comment open is never closed.
+    pub(super) fn spill_comment(&mut self, h: Held<'_>, keep: u64) -> io::Result<()> {
+        if self.scan.mode != Mode::Comment {
+            return Ok(());
+        }
+        if let Some(again) = self.scan.read_again {
+            let from = again.at.max(h.base);
+            if from < keep {
+                self.scan.spill.push(h.slice(from, keep))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// At the input's end, a comment never closed that holds a line
+    /// starting a game: its game ends at that line's tag, and reading
+    /// starts again from that line. Returns where, and what must be read
+    /// again (or where reading stops).
+    pub(super) fn read_again_after_comment(
+        &mut self,
+        h: Held<'_>,
+    ) -> io::Result<Option<Result<Stop, (u64, Spill)>>> {
+        if self.scan.mode != Mode::Comment {
+            return Ok(None);
+        }
+        let Some(again) = self.scan.read_again.take() else {
+            return Ok(None);
+        };
+        self.finish_game(h, again.tag)?;
+        if let Some(stop) = self.io.stop {
+            return Ok(Some(Ok(stop)));
+        }
+        self.scan.mode = Mode::Tokens;
+        self.game.depth = 0;
+        self.at = again.at;
+        self.places.restart(again.line, again.at);
+        Ok(Some(Err((again.at, std::mem::take(&mut self.scan.spill)))))
+    }
+
+    // ───────────────────────────── variations ─────────────────────────────
+
+    /// A variation opens at `at`, with its label if written.
+    pub(super) fn open_variation(
+        &mut self,
+        h: Held<'_>,
+        at: u64,
+        label: Option<u32>,
+    ) -> io::Result<()> {
+        if !self.game_at(h, Opens::Aside, at)? {
+            return Ok(());
+        }
+        self.leave_tags(h);
+        if self.game.depth == 0 {
+            self.game.marks.variation = self.places.pos(at);
+        }
+        self.game.depth += 1;
+        if self.scan.skip_variations {
+            self.game.counts.variations_dropped += 1;
+            self.scan.mode = Mode::SkipVariation;
+            return Ok(());
+        }
+        self.moves
+            .numbers
+            .enter(self.game.depth, self.movetext.number);
+        self.f.cx.depth = self.game.depth;
+        let edge = Variation::Open { label };
+        if self.f.chain.variation(edge, &mut self.f.cx) == Flow::Keep {
+            self.f.writer.variation(edge, self.game.depth);
+        }
+        self.place(h);
+        Ok(())
+    }
+
+    /// A dropped variation from `self.at`: its depth counted to its `)`,
+    /// comments inside read as comments, until `end`. A line that starts
+    /// with a tag ends it: it was never closed.
+    pub(super) fn skip_variation(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
+        const EDGES: Classes = Classes::OPEN_PAREN
+            .or(Classes::CLOSE_PAREN)
+            .or(Classes::OPEN_BRACE)
+            .or(Classes::LF);
+        let mut at = self.at;
+        if at == self.places.line_start && self.starts_a_game(h, at, end) {
+            self.variation_not_closed(h);
+            return Ok(());
+        }
+        while let Some(k) = h.index.find(EDGES, at, end) {
+            let next = k + 1;
+            match h.from(k)[0] {
+                b'\n' => {
+                    self.places.new_line(next);
+                    if self.starts_a_game(h, next, end) {
+                        self.check_utf8(h, self.at, next);
+                        self.at = next;
+                        self.variation_not_closed(h);
+                        return Ok(());
+                    }
+                }
+                // A draw offer `(=)` inside is no variation.
+                b'(' if h.from(next).starts_with(b"=)") => {
+                    at = next + 2;
+                    continue;
+                }
+                b'(' => {
+                    self.game.depth += 1;
+                    self.game.counts.variations_dropped += 1;
+                }
+                b')' => {
+                    self.game.depth -= 1;
+                    if self.game.depth == 0 {
+                        self.check_utf8(h, self.at, next);
+                        self.at = next;
+                        self.scan.mode = Mode::Tokens;
+                        return Ok(());
+                    }
+                }
+                _ => {
+                    self.check_utf8(h, self.at, k);
+                    self.at = next;
+                    self.open_comment(k);
+                    return Ok(());
+                }
+            }
+            at = next;
+        }
+        self.check_utf8(h, self.at, end);
+        self.at = end;
+        Ok(())
+    }
+
+    /// Does the line that starts at `at` (before `end`) start with a tag?
+    fn starts_a_game(&self, h: Held<'_>, at: u64, end: u64) -> bool {
+        if at >= end {
+            return false;
+        }
+        let line_end = h.index.find(Classes::LF, at, end).unwrap_or(end);
+        h.index.find(Classes::BRACKET, at, line_end).is_some()
+            && token::tag_starting(h.slice(at, line_end)).is_some()
+    }
+
+    /// Reports invalid UTF-8 in skipped text from `from` to `to`.
+    fn check_utf8(&mut self, h: Held<'_>, from: u64, to: u64) {
+        if self.scan.utf8 {
+            return;
+        }
+        if let Err(e) = simdutf8::compat::from_utf8(h.slice(from, to)) {
+            let bad = from + e.valid_up_to() as u64;
+            let at = self.places_pos_before(h, bad);
+            self.error_at_pos(h, at, invalid_utf8(h, bad));
+        }
+    }
+
+    /// The position of `at`, on the current line or one before it.
+    fn places_pos_before(&self, h: Held<'_>, at: u64) -> crate::diag::Pos {
+        let mut pos = self.places.pos(at);
+        if at < self.places.line_start {
+            let between = h.slice(at, self.places.line_start);
+            pos.line -= memchr::memchr_iter(b'\n', between).count() as u64;
+        }
+        pos
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn variation_not_closed(&mut self, h: Held<'_>) {
+        let at = self.game.marks.variation;
+        self.error_at_pos(h, at, "variation not closed: ) is missing");
+        self.game.depth = 0;
+        self.moves.numbers = Default::default();
+        self.scan.mode = super::scan::Mode::Tokens;
+    }
+}
+
+/// The message for the invalid UTF-8 byte at stream offset `at`.
+pub(super) fn invalid_utf8(h: Held<'_>, at: u64) -> String {
+    let byte = h.from(at)[0];
+    format!("invalid UTF-8: byte 0x{byte:02X} at byte offset {at} of the input")
+}
