@@ -90,6 +90,11 @@ pub struct Cli {
     /// Bytes per chunk with --jobs (for tests of the chunking).
     #[arg(long, hide = true, default_value_t = CHUNK_BYTES)]
     pub chunk_bytes: usize,
+
+    /// Read every token through the tokenizer, canonical moves included
+    /// (for the tests and measurements that compare the two readings).
+    #[arg(long, hide = true)]
+    pub no_spans: bool,
     /// Do not print warnings (errors are still printed).
     #[arg(short, long)]
     pub quiet: bool,

@@ -39,6 +39,7 @@ fn filter_builder(cli: &Cli, name: &InputName) -> FilterBuilder {
         .fix_result(cli.fix_result)
         .split_variations(cli.split_variations)
         .fail_fast(cli.fail_fast)
+        .spans(!cli.no_spans)
         .format(match cli.format {
             OutputFormat::CtlPgn => Format::CtlPgn,
             OutputFormat::Ndjson => Format::Ndjson,

@@ -4,7 +4,7 @@
 //! once in `grammar/`.
 //!
 //! The span path reads blanks, line ends, `,`, move numbers in sequence
-//! and canonical moves ([`half_move::canonical_at`]) in a game's main
+//! and canonical moves ([`half_move::plain_move_at`]) in a game's main
 //! line; at anything else (a fault, a move that an annotation follows, a
 //! token of another kind) it hands the byte where it stopped to the
 //! tokenizer, which reads one token there, and takes over again after it.
@@ -185,9 +185,16 @@ impl Reading<'_> {
     /// The span path from `text[i]`: blanks, line ends, `,`, move numbers
     /// in sequence and canonical moves, read as the tokenizer would read
     /// them; returns where it stopped, for the tokenizer to read one token
-    /// there.
+    /// there. When nothing but the writer wants a canonical move, its text
+    /// goes to the writer as read, and a whole move line already canonical
+    /// goes as one span.
     #[inline]
     fn spans(&mut self, h: Held<'_>, text: &[u8], from: u64, mut i: usize) -> usize {
+        let bare = self.f.writer.takes_spans() && !self.f.chain.wants_move(Traits::default());
+        let lines = bare && self.f.writer.takes_lines();
+        if lines && from + i as u64 == self.places.line_start {
+            i = self.move_lines(text, from, i);
+        }
         while let Some(&c) = text.get(i) {
             match c {
                 b' ' | b'\t' | b'\r' => i += 1,
@@ -195,6 +202,9 @@ impl Reading<'_> {
                     self.flush_pending(h);
                     i += 1;
                     self.places.new_line(from + i as u64);
+                    if lines {
+                        i = self.move_lines(text, from, i);
+                    }
                 }
                 b',' if self.movetext.black_due() => {
                     self.flush_pending(h);
@@ -212,16 +222,14 @@ impl Reading<'_> {
                         return i;
                     }
                     self.flush_pending(h);
-                    self.movetext.number(n, false);
-                    let at = from + i as u64;
-                    self.game.marks.last_number = self.places.pos(at);
-                    self.game.movetext_line = self.places.line;
+                    self.span_number(n, from + i as u64);
                     i += len + 1;
                 }
                 b'A'..=b'Z' => {
-                    let Some((p, len)) = half_move::canonical_at(text, i) else {
+                    let Some((p, len)) = half_move::plain_move_at(text, i) else {
                         return i;
                     };
+                    let canonical = p.traits == Traits::default();
                     // `:` may end the move; then nothing that annotates a
                     // move may follow it on its line, for the tokenizer
                     // would hold the move for that.
@@ -231,27 +239,131 @@ impl Reading<'_> {
                         return i;
                     }
                     self.flush_pending(h);
-                    let (number, side, _) = self.movetext.half_move();
                     let at = from + i as u64;
-                    let mut mv = HalfMove::new(number, side, p.action, p.check);
-                    mv.unknown_number = self.movetext.unknown_number;
-                    mv.end = end;
-                    mv.pos = self.places.pos(at);
+                    if bare && canonical {
+                        let (number, side) = self.span_move(&p, at, end);
+                        if !self.f.cx.has_error() {
+                            let unknown = self.movetext.unknown_number;
+                            let word = &text[i..i + len];
+                            self.f.writer.move_span(number, side, unknown, word, end);
+                        }
+                    } else {
+                        let (number, side, _) = self.movetext.half_move();
+                        let mut mv = HalfMove::new(number, side, p.action, p.check);
+                        mv.unknown_number = self.movetext.unknown_number;
+                        mv.end = end;
+                        mv.pos = self.places.pos(at);
+                        let text = Some((at, at + len as u64));
+                        let traits = p.traits;
+                        self.pass_half_move(h, Pending { mv, traits, text });
+                    }
                     self.game.movetext_line = self.places.line;
-                    self.pass_half_move(
-                        h,
-                        Pending {
-                            mv,
-                            traits: Traits::default(),
-                            text: Some((at, at + len as u64)),
-                        },
-                    );
                     i = after;
+                    if self.movetext.ended() {
+                        return i;
+                    }
                 }
                 _ => return i,
             }
         }
         i
+    }
+
+    /// Whole move lines already canonical from `text[i]`, a line's start:
+    /// `N. WHITE, BLACK` or `N. WHITE` (`:` after the last move), the
+    /// number the next one, the moves canonical, nothing else but the line
+    /// end. Each goes to the writer as one span. Returns where it stopped.
+    #[inline]
+    fn move_lines(&mut self, text: &[u8], from: u64, mut i: usize) -> usize {
+        while let Some(n) = self.move_line(text, from, i) {
+            i += n;
+            if self.movetext.ended() {
+                break;
+            }
+        }
+        i
+    }
+
+    #[inline]
+    fn move_line(&mut self, text: &[u8], from: u64, i: usize) -> Option<usize> {
+        if !matches!(text.get(i), Some(b'1'..=b'9')) {
+            return None;
+        }
+        let (n, digits) = decimal_at(text, i, 9)?;
+        let w_at = i + digits + 2;
+        if text.get(i + digits..w_at) != Some(b". ")
+            || self.movetext.black_due()
+            || !self.movetext.takes_number(n)
+        {
+            return None;
+        }
+        let (white, w_len) = half_move::plain_move_at(text, w_at)?;
+        if white.traits != Traits::default() {
+            return None;
+        }
+        let mut j = w_at + w_len;
+        let white_mates = white.check == Some(Check::Mate);
+        let mut black = None;
+        let mut end = false;
+        match text.get(j) {
+            Some(b',') if !white_mates && text.get(j + 1) == Some(&b' ') => {
+                let b_at = j + 2;
+                let (b, b_len) = half_move::plain_move_at(text, b_at)?;
+                if b.traits != Traits::default() {
+                    return None;
+                }
+                j = b_at + b_len;
+                black = Some((b, b_at));
+            }
+            _ => {}
+        }
+        if text.get(j) == Some(&b':') {
+            end = true;
+            j += 1;
+        }
+        if text.get(j) != Some(&b'\n') {
+            return None;
+        }
+        let at = |k: usize| from + k as u64;
+        self.span_number(n, at(i));
+        self.span_move(&white, at(w_at), end && black.is_none());
+        if let Some((b, b_at)) = black {
+            self.span_move(&b, at(b_at), end);
+        }
+        if !self.f.cx.has_error() {
+            let open = black.is_none().then_some(n);
+            self.f.writer.move_line(&text[i..j], open);
+        }
+        self.game.movetext_line = self.places.line;
+        self.places.new_line(at(j + 1));
+        Some(j + 1 - i)
+    }
+
+    /// A move number `n.` at `at`, in sequence, read on the span path.
+    #[inline]
+    fn span_number(&mut self, n: u32, at: u64) {
+        self.movetext.number(n, false);
+        self.game.marks.last_number = self.places.pos(at);
+        self.game.movetext_line = self.places.line;
+    }
+
+    /// A canonical half-move at `at`, read on the span path and going to
+    /// the writer as read: its number and side.
+    #[inline]
+    fn span_move(&mut self, p: &half_move::Parsed, at: u64, end: bool) -> (u32, Side) {
+        let (number, side, _) = self.movetext.half_move();
+        let mate = p.check == Some(Check::Mate);
+        self.main_line_move_read(side, self.places.pos(at), end, mate);
+        (number, side)
+    }
+
+    /// A main-line half-move by `side` at `pos` is read: whether it ends
+    /// the game (`:`) or mates.
+    #[inline(always)]
+    fn main_line_move_read(&mut self, side: Side, pos: Pos, end: bool, mate: bool) {
+        self.movetext.move_ends(end, mate.then_some(side));
+        self.game.marks.last_move = pos;
+        self.game.counts.half_moves += 1;
     }
 
     // ───────────────────────────── the tokenizer's tokens ─────────────────────────────
@@ -929,9 +1041,7 @@ impl Reading<'_> {
         let depth = self.game.depth;
         if depth == 0 {
             let mate = p.mv.check == Some(Check::Mate);
-            self.movetext.move_ends(p.mv.end, mate.then_some(p.mv.side));
-            self.game.marks.last_move = p.mv.pos;
-            self.game.counts.half_moves += 1;
+            self.main_line_move_read(p.mv.side, p.mv.pos, p.mv.end, mate);
         }
         if self.f.chain.wants_move(p.traits) && self.chain_half_move(h, &mut p) == Flow::Drop {
             return;

@@ -80,32 +80,65 @@ impl CtlPgn {
         if depth > 0 {
             return self.variation_move(mv, depth, text);
         }
-        // `N?` marks a game's first move line only: the reader accepts it nowhere else.
-        let mark = if mv.unknown_number && !self.moved {
-            b'?'
-        } else {
-            b'.'
-        };
+        self.main_line_move(mv.number, mv.side, mv.unknown_number);
+        push_half_move(&mut self.body, mv, text);
+        self.main_line_move_done(mv.side);
+    }
+
+    /// A main-line half-move already canonical: its move number's place,
+    /// its text, `:` if it ends the game.
+    #[inline]
+    pub fn move_span(&mut self, number: u32, side: Side, unknown: bool, text: &[u8], end: bool) {
+        self.main_line_move(number, side, unknown);
+        self.body.extend_from_slice(text);
+        if end {
+            self.body.push(b':');
+        }
+        self.main_line_move_done(side);
+    }
+
+    /// A move line already canonical (`N. WHITE, BLACK`, or `N. WHITE` with
+    /// `open` its number, left open for Black's move), as read.
+    #[inline]
+    pub fn move_line(&mut self, line: &[u8], open: Option<u32>) {
+        self.close_line();
         self.moved = true;
-        match mv.side {
+        self.body.extend_from_slice(line);
+        match open {
+            None => self.body.push(b'\n'),
+            Some(n) => self.open_line = Some(n),
+        }
+    }
+
+    /// What goes before a main-line half-move: its line, its number.
+    #[inline]
+    fn main_line_move(&mut self, number: u32, side: Side, unknown: bool) {
+        // `N?` marks a game's first move line only: the reader accepts it nowhere else.
+        let mark = if unknown && !self.moved { b'?' } else { b'.' };
+        self.moved = true;
+        match side {
             Side::White => {
                 self.close_line();
-                push_decimal(&mut self.body, u64::from(mv.number));
+                push_decimal(&mut self.body, u64::from(number));
                 self.body.extend_from_slice(&[mark, b' ']);
-                self.open_line = Some(mv.number);
+                self.open_line = Some(number);
             }
-            Side::Black if self.open_line == Some(mv.number) => {
+            Side::Black if self.open_line == Some(number) => {
                 self.body.extend_from_slice(b", ");
             }
             Side::Black => {
                 self.close_line();
-                push_decimal(&mut self.body, u64::from(mv.number));
+                push_decimal(&mut self.body, u64::from(number));
                 self.body.extend_from_slice(&[mark, b' ']);
                 self.body.extend_from_slice(b"..., ");
             }
         }
-        push_half_move(&mut self.body, mv, text);
-        if mv.side == Side::Black {
+    }
+
+    /// Black's move ends its line.
+    #[inline]
+    fn main_line_move_done(&mut self, side: Side) {
+        if side == Side::Black {
             self.open_line = Some(0);
             self.close_line();
         }

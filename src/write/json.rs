@@ -160,16 +160,35 @@ impl Ndjson {
         pdtl.write_to(&mut self.start);
     }
 
-    pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
+    /// Opens the object of a half-move at `depth`, up to its move text.
+    fn open_move(&mut self, number: u32, side: Side, depth: u32) -> &mut Vec<u8> {
         let f = &mut self.frames[depth as usize];
         f.close_last();
         let b = &mut f.last;
         b.extend_from_slice(b"{\"number\":");
-        push_decimal(b, u64::from(mv.number));
-        b.extend_from_slice(match mv.side {
+        push_decimal(b, u64::from(number));
+        b.extend_from_slice(match side {
             Side::White => b",\"side\":\"white\",\"move\":\"",
             Side::Black => b",\"side\":\"black\",\"move\":\"",
         });
+        b
+    }
+
+    /// A main-line half-move already canonical, as `text`.
+    pub fn move_span(&mut self, number: u32, side: Side, unknown: bool, text: &[u8], end: bool) {
+        let b = self.open_move(number, side, 0);
+        b.extend_from_slice(text);
+        b.push(b'"');
+        if unknown {
+            b.extend_from_slice(b",\"unknown_number\":true");
+        }
+        if end {
+            b.extend_from_slice(b",\"end\":true");
+        }
+    }
+
+    pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
+        let b = self.open_move(mv.number, mv.side, depth);
         // Move text is ASCII letters, digits and signs, or ∞: nothing to escape.
         write_move(mv, text, b);
         b.push(b'"');

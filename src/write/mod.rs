@@ -6,7 +6,7 @@ mod ctl;
 mod json;
 mod split;
 
-use crate::grammar::model::{HalfMove, Outcome};
+use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use ctl::CtlPgn;
@@ -176,6 +176,37 @@ impl Writer {
             }
         }
         self.layout.half_move(mv, depth, text)
+    }
+
+    /// Does it take main-line moves as spans ([`Writer::move_span`])? Not
+    /// when it records each half-move for variation games.
+    #[inline]
+    pub fn takes_spans(&self) -> bool {
+        self.split.is_none()
+    }
+
+    /// Does it take whole move lines ([`Writer::move_line`])? Canonical
+    /// CTL-PGN does, its lines being laid out as read.
+    #[inline]
+    pub fn takes_lines(&self) -> bool {
+        self.split.is_none() && matches!(self.layout, Layout::CtlPgn(_))
+    }
+
+    /// A main-line half-move whose text is already canonical and carries
+    /// nothing after it but, with `end`, the end marker `:`.
+    #[inline]
+    pub fn move_span(&mut self, number: u32, side: Side, unknown: bool, text: &[u8], end: bool) {
+        debug_assert!(self.takes_spans());
+        laid_out!(&mut self.layout, w => w.move_span(number, side, unknown, text, end))
+    }
+
+    /// A main-line move line already canonical, without its line end:
+    /// `N. WHITE, BLACK`, or `N. WHITE` with `open` its number.
+    #[inline]
+    pub fn move_line(&mut self, line: &[u8], open: Option<u32>) {
+        if let Layout::CtlPgn(w) = &mut self.layout {
+            w.move_line(line, open);
+        }
     }
 
     /// A variation opens or closes; `depth` is its own (1: on the main line).
