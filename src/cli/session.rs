@@ -9,7 +9,7 @@ use ctlpgn_filter::{
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
-use std::io::{self, BufReader, Cursor, IsTerminal, Read, Write};
+use std::io::{self, Cursor, IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -271,6 +271,7 @@ impl<'c> Session<'c> {
         let input = progress.wrap_read(input);
         let mut out = GameCounter {
             out,
+            counting: !progress.is_hidden(),
             bar: &progress,
             ndjson: cli.format == OutputFormat::Ndjson,
             at_line_start: true,
@@ -303,7 +304,7 @@ impl<'c> Session<'c> {
                 &mut on_diag,
             )?
         } else {
-            let input = BufReader::with_capacity(1 << 18, input);
+            // The reader reads in blocks of its own: no buffer between.
             self.filter
                 .run_with_rejects(input, &mut out, rejects, &mut on_diag)?
         };
@@ -424,6 +425,8 @@ impl<'c> Session<'c> {
 /// output starts every game with a `[Variant` line, ndjson with a line.
 struct GameCounter<'a> {
     out: &'a mut dyn Write,
+    /// The bar shows, so that games are counted (asked once: it locks).
+    counting: bool,
     bar: &'a ProgressBar,
     ndjson: bool,
     at_line_start: bool,
@@ -433,7 +436,7 @@ struct GameCounter<'a> {
 impl Write for GameCounter<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.out.write(buf)?;
-        if !self.bar.is_hidden() {
+        if self.counting {
             let written = &buf[..n];
             let mut games = if self.ndjson {
                 memchr::memchr_iter(b'\n', written).count()

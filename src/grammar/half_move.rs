@@ -208,17 +208,47 @@ pub(crate) fn parse(word: &[u8]) -> Parse<Parsed> {
 /// [`HalfMove::write_move`]: crate::HalfMove::write_move
 #[inline(always)]
 pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
-    // A window on the word, zero past the text's end, so that nothing
-    // below checks bounds: a plain move and the byte after it take at
-    // most 19 bytes.
-    let mut w = [0u8; 32];
-    let rest = &b[i..];
-    if rest.len() >= 32 {
-        w.copy_from_slice(&rest[..32]);
-    } else {
-        w[..rest.len()].copy_from_slice(rest);
+    Window::on(b, i, |w| plain_move_in(w, 0))
+}
+
+/// 64 bytes of a text from some offset, zero past the text's end: what
+/// the quick readers read, so that they check no bounds (a plain move and
+/// the byte after it take at most 19 bytes, a move line at most 48).
+pub(crate) struct Window<'a> {
+    bytes: &'a [u8; 64],
+    /// How many of `bytes` are the text's.
+    pub len: usize,
+}
+
+impl Window<'_> {
+    /// `read` on the window on `b` from `i`: the text itself, or, near its
+    /// end, a copy with zeros after it.
+    #[inline(always)]
+    pub fn on<R>(b: &[u8], i: usize, read: impl FnOnce(&Window<'_>) -> R) -> R {
+        let rest = &b[i..];
+        if let Some(bytes) = rest.first_chunk::<64>() {
+            return read(&Window { bytes, len: 64 });
+        }
+        let mut pad = [0u8; 64];
+        pad[..rest.len()].copy_from_slice(rest);
+        read(&Window {
+            bytes: &pad,
+            len: rest.len(),
+        })
     }
-    let at = |k: usize| w[k & 31];
+
+    /// The byte at `k`; past the window, some byte of it (a reader checks
+    /// that what it read ends within [`Window::len`]).
+    #[inline(always)]
+    pub fn byte(&self, k: usize) -> u8 {
+        self.bytes[k & 63]
+    }
+}
+
+/// [`plain_move_at`] at `w[i..]`.
+#[inline(always)]
+pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)> {
+    let at = |k: usize| w.byte(i + k);
     let mut traits = Traits::default();
     let mut j = 0;
     // A letter followed by a letter names the piece (`EE5`), as in `parse`.
@@ -232,7 +262,7 @@ pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
     } else {
         None
     };
-    let (from, n) = plain_hex(&w, j)?;
+    let (from, n) = plain_hex(w, i + j)?;
     j += n;
     let (sep, n) = match (at(j), at(j + 1), at(j + 2)) {
         (b'-', _, _) => (Sep::Move(Dash::ASCII), 1),
@@ -263,7 +293,7 @@ pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
     } else {
         None
     };
-    let (to, n) = plain_hex(&w, j)?;
+    let (to, n) = plain_hex(w, i + j)?;
     j += n;
     let promotion = if at(j) == b'=' {
         let c = at(j + 1);
@@ -290,7 +320,7 @@ pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
     };
     j += n;
     // `#` ends a word; anything else ends where the word's bytes do.
-    if check != Some(Check::Mate) && continues_word(at(j)) || j > rest.len() {
+    if check != Some(Check::Mate) && continues_word(at(j)) || i + j > w.len {
         return None;
     }
     let action = Action::Move {
@@ -321,29 +351,43 @@ fn is_canonical_piece(c: u8) -> bool {
 /// A hex at `w[j..]` written as [`crate::Hex`] writes it (no leading zero,
 /// no third digit): the hex and its length.
 #[inline(always)]
-fn plain_hex(w: &[u8; 32], j: usize) -> Option<(Hex, usize)> {
-    let at = |k: usize| w[k & 31];
-    let d1 = at(j + 1).wrapping_sub(b'0');
-    let d2 = at(j + 2).wrapping_sub(b'0');
-    let (line, n) = match (d1, d2) {
-        (1..=9, 0..=9) => (d1 * 10 + d2, 3),
-        (0..=9, _) => (d1, 2),
-        _ => return None,
-    };
-    if at(j + n).is_ascii_digit() {
+fn plain_hex(w: &Window<'_>, j: usize) -> Option<(Hex, usize)> {
+    let d1 = w.byte(j + 1).wrapping_sub(b'0');
+    let d2 = w.byte(j + 2).wrapping_sub(b'0');
+    if d1 > 9 {
         return None;
     }
-    Hex::on_board(at(j), line).map(|h| (h, n))
+    let (line, n) = if d2 > 9 {
+        (d1, 2)
+    } else if d1 == 0 || w.byte(j + 3).is_ascii_digit() {
+        // A leading zero, a third digit: not as the writer writes hexes.
+        return None;
+    } else {
+        (d1 * 10 + d2, 3)
+    };
+    Hex::on_board(w.byte(j), line).map(|h| (h, n))
 }
 
 /// Can byte `c` continue a `Word` token? Its ASCII bytes (`#` last), and
 /// any byte of a character (a dash, `×`, `∞`, a figurine may).
 #[inline(always)]
 pub(crate) fn continues_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric()
-        || matches!(c, b'*' | b'@' | b'=' | b'&' | b'+' | b'^' | b'-' | b'#')
-        || c >= 0x80
+    WORD_BYTES[c as usize]
 }
+
+/// The bytes of [`continues_word`], as a table.
+const WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
+            || matches!(b, b'*' | b'@' | b'=' | b'&' | b'+' | b'^' | b'-' | b'#')
+            || b >= 0x80;
+        c += 1;
+    }
+    t
+};
 
 struct Cursor<'a> {
     b: &'a [u8],

@@ -22,9 +22,11 @@ pub enum Flow {
     Drop,
 }
 
-/// Which items a pass is handed (tags, the PDTL, the result and the game's
-/// begin and end always are): half-moves, all of them or only those whose
-/// text holds some [`Traits`], comments, variations.
+/// Which items a pass is handed (the PDTL, the result, the game's begin and
+/// end, and the tags that carry meaning to the reader, `Variant`,
+/// `Redefine`, `Result`, always are): the other tags, half-moves (all of
+/// them or only those whose text holds some [`Traits`]), comments,
+/// variations.
 ///
 /// ```
 /// use ctlpgn_filter::{Interest, Traits};
@@ -44,6 +46,9 @@ impl Interest {
     pub const COMMENTS: Interest = Interest(2);
     /// Variations: their edges and labels, and the move numbers inside.
     pub const VARIATIONS: Interest = Interest(4);
+    /// Tags but `Variant`, `Redefine`, `Result` (and the PDTL, which comes
+    /// as [`Pass::setup`]), which every pass gets.
+    pub const TAGS: Interest = Interest(8);
     /// Everything.
     pub const ALL: Interest = Interest(u32::MAX);
 
@@ -295,9 +300,10 @@ pub trait Pass: Send {
     /// A short name, as used by `--skip-pass`.
     fn name(&self) -> &'static str;
 
-    /// Which items of this game the pass wants, asked once the game's tags
-    /// are read (its `Redefine` tags are in `cx.redefine`). A pass is
-    /// handed nothing else, so the chain costs nothing on the rest.
+    /// Which items of this game the pass wants, asked as the game begins,
+    /// for its tags ([`Interest::TAGS`]), and again once its tags are read
+    /// (its `Redefine` tags are then in `cx.redefine`), for the rest. A
+    /// pass is handed nothing else, so the chain costs nothing on the rest.
     fn interest(&self, _cx: &Context) -> Interest {
         Interest::ALL
     }
@@ -439,13 +445,24 @@ impl Chain {
     }
 
     pub fn begin_game(&mut self, cx: &mut Context) {
-        // Until the tags are read, every pass takes everything.
-        self.wanted = Interest::ALL;
         each_pass!(&mut *self, |p, _w| p.begin_game(cx));
+        // What each wants of its tags.
+        self.ask_interest(cx);
+    }
+
+    /// Does a pass want the tags of no meaning to the reader?
+    #[inline]
+    pub fn wants_tags(&self) -> bool {
+        self.wanted.contains(Interest::TAGS)
     }
 
     /// The game's tags are read: asks each pass what it wants of the rest.
     pub fn movetext_begins(&mut self, cx: &Context) {
+        self.ask_interest(cx);
+    }
+
+    /// Asks each pass what it wants of the game.
+    fn ask_interest(&mut self, cx: &Context) {
         let mut wanted = Interest::NONE;
         let c = &mut *self;
         macro_rules! ask {
@@ -470,8 +487,14 @@ impl Chain {
         self.wanted = wanted;
     }
 
-    pub fn tag(&mut self, tag: &Tag<'_>, cx: &mut Context) -> Flow {
-        each_pass!(&mut *self, |p, _w| if p.tag(tag, cx) == Flow::Drop {
+    /// Hands a tag to the passes that want it: every pass when it
+    /// carries meaning to the reader (`meaningful`), else those that want
+    /// [`Interest::TAGS`].
+    pub fn tag(&mut self, tag: &Tag<'_>, meaningful: bool, cx: &mut Context) -> Flow {
+        each_pass!(&mut *self, |p, w| if (meaningful
+            || w.contains(Interest::TAGS))
+            && p.tag(tag, cx) == Flow::Drop
+        {
             return Flow::Drop;
         });
         Flow::Keep

@@ -102,19 +102,37 @@ impl Impl {
         v
     }
 
-    fn block(self, b: &[u8; 64]) -> Block {
+    /// Appends the masks of each 64-byte block of `bytes` to `blocks`.
+    fn blocks(self, bytes: &[u8], blocks: &mut Vec<Block>) {
         match self {
-            Impl::Scalar => scalar::block(b),
+            Impl::Scalar => each_block(bytes, blocks, scalar::block),
             // SAFETY: SSE2 is part of every x86-64 CPU.
             #[cfg(target_arch = "x86_64")]
-            Impl::Sse2 => unsafe { x86::block_sse2(b) },
+            Impl::Sse2 => unsafe { x86::blocks_sse2(bytes, blocks) },
             // SAFETY: `Avx2` is only chosen where the CPU has AVX2.
             #[cfg(target_arch = "x86_64")]
-            Impl::Avx2 => unsafe { x86::block_avx2(b) },
+            Impl::Avx2 => unsafe { x86::blocks_avx2(bytes, blocks) },
             // SAFETY: NEON is part of every AArch64 CPU.
             #[cfg(target_arch = "aarch64")]
-            Impl::Neon => unsafe { neon::block(b) },
+            Impl::Neon => unsafe { neon::blocks(bytes, blocks) },
         }
+    }
+}
+
+/// Appends `block` of each 64 bytes of `bytes` (the last padded with NUL
+/// bytes, which are of no class) to `blocks`: the loop each implementation
+/// compiles with its own instructions.
+#[inline(always)]
+fn each_block(bytes: &[u8], blocks: &mut Vec<Block>, block: impl Fn(&[u8; 64]) -> Block) {
+    let mut chunks = bytes.chunks_exact(64);
+    for c in &mut chunks {
+        blocks.push(block(c.try_into().expect("64 bytes")));
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u8; 64];
+        last[..rest.len()].copy_from_slice(rest);
+        blocks.push(block(&last));
     }
 }
 
@@ -144,19 +162,7 @@ impl Index {
         self.len = bytes.len();
         self.blocks.clear();
         self.blocks.reserve(bytes.len().div_ceil(64));
-        let mut chunks = bytes.chunks_exact(64);
-        for c in &mut chunks {
-            let block = self.imp.block(c.try_into().expect("64 bytes"));
-            self.blocks.push(block);
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            // Padded with NUL bytes, which are of no class.
-            let mut last = [0u8; 64];
-            last[..rest.len()].copy_from_slice(rest);
-            let block = self.imp.block(&last);
-            self.blocks.push(block);
-        }
+        self.imp.blocks(bytes, &mut self.blocks);
     }
 
     /// The stream offset just past what is indexed.
@@ -269,6 +275,7 @@ mod scalar {
         t
     };
 
+    #[inline(always)]
     pub fn block(bytes: &[u8; 64]) -> Block {
         let mut masks = [0u64; 8];
         for (i, &b) in bytes.iter().enumerate() {
@@ -283,11 +290,24 @@ mod scalar {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Block, MARKED};
+    use super::{each_block, Block, MARKED};
     use std::arch::x86_64::*;
 
     #[target_feature(enable = "avx2")]
-    pub unsafe fn block_avx2(bytes: &[u8; 64]) -> Block {
+    pub unsafe fn blocks_avx2(bytes: &[u8], blocks: &mut Vec<Block>) {
+        // SAFETY: this function runs where AVX2 is.
+        each_block(bytes, blocks, |b| unsafe { block_avx2(b) })
+    }
+
+    #[target_feature(enable = "sse2")]
+    pub unsafe fn blocks_sse2(bytes: &[u8], blocks: &mut Vec<Block>) {
+        // SAFETY: this function runs where SSE2 is.
+        each_block(bytes, blocks, |b| unsafe { block_sse2(b) })
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    unsafe fn block_avx2(bytes: &[u8; 64]) -> Block {
         let p = bytes.as_ptr() as *const __m256i;
         // SAFETY: the 64 bytes are two unaligned 32-byte loads.
         let (lo, hi) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
@@ -301,8 +321,9 @@ mod x86 {
         masks
     }
 
+    #[inline]
     #[target_feature(enable = "sse2")]
-    pub unsafe fn block_sse2(bytes: &[u8; 64]) -> Block {
+    unsafe fn block_sse2(bytes: &[u8; 64]) -> Block {
         let p = bytes.as_ptr() as *const __m128i;
         // SAFETY: the 64 bytes are four unaligned 16-byte loads.
         let v = unsafe {
@@ -330,7 +351,7 @@ mod x86 {
 
 #[cfg(target_arch = "aarch64")]
 mod neon {
-    use super::{Block, MARKED};
+    use super::{each_block, Block, MARKED};
     use std::arch::aarch64::*;
 
     /// The high bit of each of 16 lanes, as 16 bits.
@@ -349,7 +370,14 @@ mod neon {
     }
 
     #[target_feature(enable = "neon")]
-    pub unsafe fn block(bytes: &[u8; 64]) -> Block {
+    pub unsafe fn blocks(bytes: &[u8], blocks: &mut Vec<Block>) {
+        // SAFETY: this function runs where NEON is.
+        each_block(bytes, blocks, |b| unsafe { block(b) })
+    }
+
+    #[inline]
+    #[target_feature(enable = "neon")]
+    unsafe fn block(bytes: &[u8; 64]) -> Block {
         let p = bytes.as_ptr();
         // SAFETY: the 64 bytes are four 16-byte loads.
         unsafe {

@@ -16,7 +16,7 @@ use super::game::Opens;
 use super::scan::{invalid_utf8, Mode};
 use super::{Held, Reading};
 use crate::diag::Pos;
-use crate::grammar::half_move::{self, Traits};
+use crate::grammar::half_move::{self, Traits, Window};
 use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{self, decimal_at, label_value, number_value, tag_parts, Token};
@@ -122,8 +122,12 @@ impl Reading<'_> {
         let text = h.slice(from, end);
         let mut i = 0;
         loop {
-            if self.f.spans && self.in_main_line() {
-                i = self.spans(h, text, from, i);
+            if self.f.spans {
+                if self.in_main_line() {
+                    i = self.spans(h, text, from, i);
+                } else if self.in_plain_tags() && from + i as u64 == self.places.line_start {
+                    i = self.tag_lines(h, text, from, i);
+                }
             }
             if i >= text.len() {
                 break;
@@ -171,6 +175,13 @@ impl Reading<'_> {
         }
         self.at = from + i as u64;
         Ok(())
+    }
+
+    /// Among the tags of a game under way, which no pass but the writer
+    /// wants: where the span path reads tag lines.
+    #[inline(always)]
+    fn in_plain_tags(&self) -> bool {
+        self.game.open && !self.game.past_tags && !self.f.chain.wants_tags()
     }
 
     /// In a game's main line, past its tags and not ended: where the span
@@ -241,7 +252,8 @@ impl Reading<'_> {
                     self.flush_pending(h);
                     let at = from + i as u64;
                     if bare && canonical {
-                        let (number, side) = self.span_move(&p, at, end);
+                        let mate = p.check == Some(Check::Mate);
+                        let (number, side) = self.span_move(at, end, mate);
                         if !self.f.cx.has_error() {
                             let unknown = self.movetext.unknown_number;
                             let word = &text[i..i + len];
@@ -269,74 +281,84 @@ impl Reading<'_> {
         i
     }
 
-    /// Whole move lines already canonical from `text[i]`, a line's start:
-    /// `N. WHITE, BLACK` or `N. WHITE` (`:` after the last move), the
-    /// number the next one, the moves canonical, nothing else but the line
-    /// end. Each goes to the writer as one span. Returns where it stopped.
+    /// Whole move lines already canonical from `text[i]`, a line's start,
+    /// as far as they go: `N. WHITE, BLACK`, the numbers in sequence;
+    /// then, if it comes, the game's last line (`:` after its last move, or
+    /// `#`) or White's move alone. They go to the writer as one span.
+    /// Returns where they end.
     #[inline]
-    fn move_lines(&mut self, text: &[u8], from: u64, mut i: usize) -> usize {
-        while let Some(n) = self.move_line(text, from, i) {
-            i += n;
-            if self.movetext.ended() {
+    fn move_lines(&mut self, text: &[u8], from: u64, i: usize) -> usize {
+        let mut j = i;
+        // The pairs read: their count, the first's number, where the last
+        // line and its Black move are.
+        let (mut pairs, mut first, mut last, mut black) = (0, 0, i, i);
+        let mut alone = None;
+        while let Some(line) = Window::on(text, j, move_line_at) {
+            let in_sequence = if pairs == 0 {
+                self.movetext.takes_pairs(line.number)
+            } else {
+                line.number == first + pairs
+            };
+            if !in_sequence {
                 break;
             }
-        }
-        i
-    }
-
-    #[inline]
-    fn move_line(&mut self, text: &[u8], from: u64, i: usize) -> Option<usize> {
-        if !matches!(text.get(i), Some(b'1'..=b'9')) {
-            return None;
-        }
-        let (n, digits) = decimal_at(text, i, 9)?;
-        let w_at = i + digits + 2;
-        if text.get(i + digits..w_at) != Some(b". ")
-            || self.movetext.black_due()
-            || !self.movetext.takes_number(n)
-        {
-            return None;
-        }
-        let (white, w_len) = half_move::plain_move_at(text, w_at)?;
-        if white.traits != Traits::default() {
-            return None;
-        }
-        let mut j = w_at + w_len;
-        let white_mates = white.check == Some(Check::Mate);
-        let mut black = None;
-        let mut end = false;
-        match text.get(j) {
-            Some(b',') if !white_mates && text.get(j + 1) == Some(&b' ') => {
-                let b_at = j + 2;
-                let (b, b_len) = half_move::plain_move_at(text, b_at)?;
-                if b.traits != Traits::default() {
-                    return None;
+            match line.black {
+                Some(b) if !line.marked && !line.mates => {
+                    if pairs == 0 {
+                        first = line.number;
+                    }
+                    pairs += 1;
+                    (last, black) = (j, j + b);
+                    j += line.len;
                 }
-                j = b_at + b_len;
-                black = Some((b, b_at));
+                _ => {
+                    alone = Some((j, line));
+                    break;
+                }
             }
-            _ => {}
-        }
-        if text.get(j) == Some(&b':') {
-            end = true;
-            j += 1;
-        }
-        if text.get(j) != Some(&b'\n') {
-            return None;
         }
         let at = |k: usize| from + k as u64;
-        self.span_number(n, at(i));
-        self.span_move(&white, at(w_at), end && black.is_none());
-        if let Some((b, b_at)) = black {
-            self.span_move(&b, at(b_at), end);
+        if pairs > 0 {
+            self.movetext.pairs(first, pairs);
+            let line = self.places.line + u64::from(pairs) - 1;
+            let m = &mut self.game.marks;
+            m.last_number = Pos {
+                line,
+                offset: at(last),
+            };
+            m.last_move = Pos {
+                line,
+                offset: at(black),
+            };
+            self.game.counts.half_moves += 2 * u64::from(pairs);
+            self.game.movetext_line = line;
+            if !self.f.cx.has_error() {
+                self.f.writer.move_lines(&text[i..j], None);
+            }
+            self.places.line = line + 1;
+            self.places.line_start = at(j);
+        }
+        let Some((k, line)) = alone else {
+            return j;
+        };
+        // The last line of the game, or White's move alone.
+        self.span_number(line.number, at(k));
+        let alone = line.black.is_none();
+        let (marked, mates) = (line.marked, line.mates);
+        self.span_move(at(k + line.white), marked && alone, mates && alone);
+        if let Some(b) = line.black {
+            self.span_move(at(k + b), marked, mates);
         }
         if !self.f.cx.has_error() {
-            let open = black.is_none().then_some(n);
-            self.f.writer.move_line(&text[i..j], open);
+            let (bytes, open) = match line.black {
+                None if !marked && !mates => (&text[k..k + line.len - 1], Some(line.number)),
+                _ => (&text[k..k + line.len], None),
+            };
+            self.f.writer.move_lines(bytes, open);
         }
         self.game.movetext_line = self.places.line;
-        self.places.new_line(at(j + 1));
-        Some(j + 1 - i)
+        self.places.new_line(at(k + line.len));
+        k + line.len
     }
 
     /// A move number `n.` at `at`, in sequence, read on the span path.
@@ -348,11 +370,10 @@ impl Reading<'_> {
     }
 
     /// A canonical half-move at `at`, read on the span path and going to
-    /// the writer as read: its number and side.
+    /// the writer as read (`end`: `:` follows it): its number and side.
     #[inline]
-    fn span_move(&mut self, p: &half_move::Parsed, at: u64, end: bool) -> (u32, Side) {
+    fn span_move(&mut self, at: u64, end: bool, mate: bool) -> (u32, Side) {
         let (number, side, _) = self.movetext.half_move();
-        let mate = p.check == Some(Check::Mate);
         self.main_line_move_read(side, self.places.pos(at), end, mate);
         (number, side)
     }
@@ -698,9 +719,10 @@ impl Reading<'_> {
         }
         self.game.has_tags = true;
         let pos = self.places.pos(s.at);
+        // The tag's regular expression takes only ASCII in a name.
         let name = std::str::from_utf8(name).unwrap_or("");
         let value_at = s.at + (raw.as_ptr() as usize - s.text.as_ptr() as usize) as u64;
-        let raw = match std::str::from_utf8(raw) {
+        let raw = match self.text_of(raw) {
             Ok(v) => v,
             Err(e) => {
                 let bad = value_at + e.valid_up_to() as u64;
@@ -742,11 +764,45 @@ impl Reading<'_> {
             _ => {}
         }
         let tag = Tag { name, value, pos };
-        if self.f.chain.tag(&tag, &mut self.f.cx) == Flow::Keep {
+        let meaningful = is_meaningful_tag(name.as_bytes());
+        if self.f.chain.tag(&tag, meaningful, &mut self.f.cx) == Flow::Keep {
             self.f.writer.tag(&tag);
         }
         self.place(h);
         Ok(())
+    }
+
+    /// `bytes` of the region being read as text: checked once with the
+    /// region, else here.
+    #[inline]
+    fn text_of<'b>(&self, bytes: &'b [u8]) -> Result<&'b str, simdutf8::compat::Utf8Error> {
+        if self.scan.utf8 {
+            // SAFETY: the region was checked UTF-8 as a whole, and a tag
+            // token starts and ends on ASCII bytes.
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        simdutf8::compat::from_utf8(bytes)
+    }
+
+    /// Tag lines `[Name "value"]` from `text[i]`, a line's start, among
+    /// the tags of a game under way, as far as they are as the writer
+    /// writes them and carry no meaning to the reader: when no pass wants
+    /// them, they go to the writer as read. Returns where they end.
+    #[inline]
+    fn tag_lines(&mut self, h: Held<'_>, text: &[u8], from: u64, mut i: usize) -> usize {
+        while let Some(t) = plain_tag_line(h, text, from, i, self.scan.utf8) {
+            self.game.has_tags = true;
+            let tag = Tag {
+                // Checked ASCII, and the value UTF-8 with its region.
+                name: std::str::from_utf8(&text[t.name.clone()]).unwrap_or_default(),
+                value: self.text_of(&text[t.value.clone()]).unwrap_or_default(),
+                pos: self.places.pos(from + i as u64),
+            };
+            self.f.writer.tag_line(&tag, &text[i..t.end]);
+            i = t.end;
+            self.places.new_line(from + i as u64);
+        }
+        i
     }
 
     /// The PDTL tag (`name`, maybe misspelled `DPTL`) at `pos`, its value
@@ -1142,6 +1198,119 @@ impl Reading<'_> {
     }
 }
 
+/// Do tags of this name carry meaning to the reader (the PDTL aside,
+/// which is read as a position)? They reach every pass.
+fn is_meaningful_tag(name: &[u8]) -> bool {
+    matches!(name, b"Redefine" | b"Result" | b"PDTL" | b"DPTL") || name.eq_ignore_ascii_case(b"Variant")
+}
+
+/// Where the name and value of a tag line are, and where the line ends
+/// (after its line end).
+struct TagLine {
+    name: std::ops::Range<usize>,
+    value: std::ops::Range<usize>,
+    end: usize,
+}
+
+/// The tag line at `text[i..]`, a line's start, if it is written as the
+/// writer writes tags (`[Name "value"]` with one space, no escape, then
+/// the line end), its value NFC (ASCII, or valid UTF-8 when `utf8`), and
+/// its name of no meaning to the reader. The quotes come from the index.
+#[inline]
+fn plain_tag_line(h: Held<'_>, text: &[u8], from: u64, i: usize, utf8: bool) -> Option<TagLine> {
+    use super::index::Classes;
+    if text.get(i) != Some(&b'[') {
+        return None;
+    }
+    let name_end = i + 1 + text[i + 1..]
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))?;
+    if name_end == i + 1 || text.get(name_end..name_end + 2) != Some(b" \"") {
+        return None;
+    }
+    let value = name_end + 2;
+    let at = |k: usize| from + k as u64;
+    let close = (h.index.find(Classes::QUOTE.or(Classes::LF), at(value), h.index.end())? - from) as usize;
+    if text.get(close..close + 3) != Some(b"\"]\n") {
+        return None;
+    }
+    let v = &text[value..close];
+    if memchr::memchr(b'\\', v).is_some() || is_meaningful_tag(&text[i + 1..name_end]) {
+        return None;
+    }
+    if h.index.find(Classes::NON_ASCII, at(value), at(close)).is_some() {
+        let s = std::str::from_utf8(v).ok().filter(|_| utf8)?;
+        if unicode_normalization::is_nfc_quick(s.chars()) != unicode_normalization::IsNormalized::Yes {
+            return None;
+        }
+    }
+    Some(TagLine {
+        name: i + 1..name_end,
+        value: value..close,
+        end: close + 3,
+    })
+}
+
+/// A move line already canonical, as the writer writes one: `N. WHITE,
+/// BLACK` or `N. WHITE`, `:` after the last move if it ends the game, the
+/// moves canonical, then the line end.
+struct MoveLine {
+    number: u32,
+    /// Where each move starts in the line.
+    white: usize,
+    black: Option<usize>,
+    /// Its last move is marked `:`; mates.
+    marked: bool,
+    mates: bool,
+    /// Its length, line end included.
+    len: usize,
+}
+
+/// The move line that the window starts with, if it is one.
+#[inline(always)]
+fn move_line_at(w: &Window<'_>) -> Option<MoveLine> {
+    let mut number = 0u32;
+    let mut j = 0;
+    // A number without a leading zero, of at most 5 digits, `. `.
+    while let d @ b'0'..=b'9' = w.byte(j) {
+        if j == 5 || (j == 0 && d == b'0') {
+            return None;
+        }
+        number = number * 10 + u32::from(d - b'0');
+        j += 1;
+    }
+    if j == 0 || w.byte(j) != b'.' || w.byte(j + 1) != b' ' {
+        return None;
+    }
+    let white = j + 2;
+    let (p, n) = half_move::plain_move_in(w, white)?;
+    if p.traits != Traits::default() {
+        return None;
+    }
+    j = white + n;
+    let mut mates = p.check == Some(Check::Mate);
+    let mut black = None;
+    if !mates && w.byte(j) == b',' && w.byte(j + 1) == b' ' {
+        let (p, n) = half_move::plain_move_in(w, j + 2)?;
+        if p.traits != Traits::default() {
+            return None;
+        }
+        black = Some(j + 2);
+        mates = p.check == Some(Check::Mate);
+        j += 2 + n;
+    }
+    let marked = w.byte(j) == b':';
+    j += usize::from(marked);
+    (w.byte(j) == b'\n' && j < w.len).then_some(MoveLine {
+        number,
+        white,
+        black,
+        marked,
+        mates,
+        len: j + 1,
+    })
+}
+
 /// Can a move read on the span path end at `text[i]`: nothing that
 /// annotates a move follows it on its line (a rating, a NAG, `(=)`, `:`)?
 #[inline(always)]
@@ -1240,4 +1409,22 @@ fn byte_in_value(raw: &str, value: &str, offset: usize) -> usize {
     // Characters before the offset, counted in the written value.
     let chars = value[..offset.min(value.len())].chars().count();
     raw.char_indices().nth(chars).map_or(raw.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod probe {
+    #[test]
+    #[ignore]
+    fn probe_move_line_cost() {
+        let text = b"12. K14*EP15, GT22-H12\n13. E7-E13, NE3-G13\n".repeat(1000);
+        let mut n = 0usize;
+        for _ in 0..10 {
+            let mut i = 0;
+            while let Some(l) = super::Window::on(&text, i, super::move_line_at) {
+                n += l.number as usize;
+                i += l.len;
+            }
+        }
+        assert!(n > 0);
+    }
 }

@@ -57,6 +57,11 @@ impl CtlPgn {
         write_tag(&mut self.head, tag.name.as_bytes(), tag.value.as_bytes());
     }
 
+    /// A tag line as written (see [`super::Writer::tag_line`]).
+    pub fn tag_line(&mut self, line: &[u8]) {
+        self.head.extend_from_slice(line);
+    }
+
     pub fn fix_result_tag(&mut self, result: Outcome) {
         if let Some(r) = self.result_tag.take() {
             self.head.splice(r, result.as_str().bytes());
@@ -97,17 +102,14 @@ impl CtlPgn {
         self.main_line_move_done(side);
     }
 
-    /// A move line already canonical (`N. WHITE, BLACK`, or `N. WHITE` with
-    /// `open` its number, left open for Black's move), as read.
+    /// Move lines already canonical, as read: whole lines, or, with `open`
+    /// its number, `N. WHITE` left open for Black's move.
     #[inline]
-    pub fn move_line(&mut self, line: &[u8], open: Option<u32>) {
+    pub fn move_lines(&mut self, lines: &[u8], open: Option<u32>) {
         self.close_line();
         self.moved = true;
-        self.body.extend_from_slice(line);
-        match open {
-            None => self.body.push(b'\n'),
-            Some(n) => self.open_line = Some(n),
-        }
+        self.body.extend_from_slice(lines);
+        self.open_line = open;
     }
 
     /// What goes before a main-line half-move: its line, its number.

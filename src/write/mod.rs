@@ -153,6 +153,18 @@ impl Writer {
         }
     }
 
+    /// A tag written as `line` already says it (with its line end).
+    pub fn tag_line(&mut self, tag: &Tag<'_>, line: &[u8]) {
+        debug_assert!(tag.name != "Variant");
+        match &mut self.layout {
+            Layout::CtlPgn(w) => w.tag_line(line),
+            layout => layout.tag(tag),
+        }
+        if let Some(s) = &mut self.split {
+            s.tag(tag);
+        }
+    }
+
     /// `--fix-result`: the `Result` tag, if written, says `result`.
     pub fn fix_result_tag(&mut self, result: Outcome) {
         laid_out!(&mut self.layout, w => w.fix_result_tag(result))
@@ -200,12 +212,12 @@ impl Writer {
         laid_out!(&mut self.layout, w => w.move_span(number, side, unknown, text, end))
     }
 
-    /// A main-line move line already canonical, without its line end:
-    /// `N. WHITE, BLACK`, or `N. WHITE` with `open` its number.
+    /// Main-line move lines already canonical, each with its line end, or,
+    /// with `open` its number, `N. WHITE` without one.
     #[inline]
-    pub fn move_line(&mut self, line: &[u8], open: Option<u32>) {
+    pub fn move_lines(&mut self, lines: &[u8], open: Option<u32>) {
         if let Layout::CtlPgn(w) = &mut self.layout {
-            w.move_line(line, open);
+            w.move_lines(lines, open);
         }
     }
 
