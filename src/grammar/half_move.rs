@@ -220,7 +220,13 @@ pub(crate) struct Window<'a> {
     pub len: usize,
 }
 
-impl Window<'_> {
+impl<'a> Window<'a> {
+    /// The window on `bytes`, of which the first `len` are the text's.
+    #[inline(always)]
+    pub fn new(bytes: &'a [u8; 64], len: usize) -> Window<'a> {
+        Window { bytes, len }
+    }
+
     /// `read` on the window on `b` from `i`: the text itself, or, near its
     /// end, a copy with zeros after it.
     #[inline(always)]

@@ -106,6 +106,18 @@ impl Hex {
         Hex::new(c, line)
     }
 
+    /// Its text (`F14`): three bytes, of which the first `len` are its own.
+    #[inline(always)]
+    pub(crate) fn text(self) -> ([u8; 3], usize) {
+        let l = self.line;
+        let c = COLUMNS[self.col as usize & 15];
+        if l < 10 {
+            ([c, b'0' + l, 0], 2)
+        } else {
+            ([c, b'0' + l / 10, b'0' + l % 10], 3)
+        }
+    }
+
     /// The column letter.
     pub fn column(self) -> u8 {
         COLUMNS[self.col as usize]

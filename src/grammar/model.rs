@@ -2,7 +2,7 @@
 
 use crate::diag::Pos;
 pub use crate::grammar::alphabet::{CASTLING, STANDARD_LETTERS};
-use crate::grammar::hex::{push_decimal, Hex};
+use crate::grammar::hex::Hex;
 use std::fmt;
 
 /// White or Black.
@@ -318,6 +318,32 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// The separator of a plain move.
+    #[inline]
+    pub(crate) fn separator(&self) -> Option<Sep> {
+        match self {
+            Action::Move { sep, .. } => Some(*sep),
+            _ => None,
+        }
+    }
+
+    /// Is it `other`, but for a plain move's separator?
+    #[inline]
+    pub(crate) fn same_but_separator(&self, other: &Action) -> bool {
+        match (*self, other.separator()) {
+            (Action::Move { .. }, Some(sep)) => {
+                let mut a = *self;
+                if let Action::Move { sep: s, .. } = &mut a {
+                    *s = sep;
+                }
+                a == *other
+            }
+            _ => false,
+        }
+    }
+}
+
 /// One player's move with everything written after it.
 ///
 /// ```
@@ -400,6 +426,13 @@ impl HalfMove {
     pub fn write_move(&self, out: &mut Vec<u8>) {
         // Laid out on the stack, then appended at once.
         let mut t = Text::default();
+        self.lay_move(&mut t);
+        out.extend_from_slice(t.as_bytes());
+    }
+
+    /// Lays out the move text as [`HalfMove::write_move`] writes it.
+    #[inline]
+    pub(crate) fn lay_move(&self, t: &mut Text) {
         match self.action {
             Action::Move {
                 piece,
@@ -413,13 +446,7 @@ impl HalfMove {
                     t.glyph(p);
                 }
                 t.hex(from);
-                match sep {
-                    Sep::Move(d) => t.dash(d),
-                    Sep::Capture { times: true } => t.push_str("×"),
-                    Sep::Capture { times: false } => t.push(b'*'),
-                    Sep::At => t.push(b'@'),
-                    Sep::AtAt => t.push_str("@@"),
-                }
+                t.separator(sep);
                 if let Some(c) = captured {
                     t.glyph(c);
                 }
@@ -455,39 +482,36 @@ impl HalfMove {
         if let Some(c) = self.check {
             t.push_str(c.as_str());
         }
-        out.extend_from_slice(t.as_bytes());
     }
 
-    /// Appends the ratings and NAGs, each after a space.
+    /// Lays out what is written after the move: ratings and NAGs, each
+    /// after a space, then the game indicators, ` (=)` (joined to a
+    /// rating) and `:`.
     #[inline]
-    pub fn write_annotations(&self, out: &mut Vec<u8>) {
-        if self.rating.is_some() || self.nag_count > 0 {
-            self.write_annotations_now(out);
-        }
-    }
-
-    fn write_annotations_now(&self, out: &mut Vec<u8>) {
-        if let Some(r) = self.rating {
-            out.push(b' ');
-            out.extend_from_slice(r.as_str().as_bytes());
-        }
-        for &n in self.nags() {
-            out.extend_from_slice(b" $");
-            push_decimal(out, u64::from(n));
-        }
-    }
-
-    /// Appends the game indicators: ` (=)` (joined to a rating) and `:`.
-    #[inline]
-    pub fn write_indicators(&self, out: &mut Vec<u8>) {
-        if self.draw_offer {
-            if self.rating.is_none() {
-                out.push(b' ');
-            }
-            out.extend_from_slice(b"(=)");
+    pub(crate) fn lay_annotations(&self, t: &mut Text) {
+        if self.rating.is_some() || self.nag_count > 0 || self.draw_offer {
+            self.lay_annotations_now(t);
         }
         if self.end {
-            out.push(b':');
+            t.push(b':');
+        }
+    }
+
+    #[cold]
+    fn lay_annotations_now(&self, t: &mut Text) {
+        if let Some(r) = self.rating {
+            t.push(b' ');
+            t.push_str(r.as_str());
+        }
+        for &n in self.nags() {
+            t.push_str(" $");
+            t.decimal(u32::from(n));
+        }
+        if self.draw_offer {
+            if self.rating.is_none() {
+                t.push(b' ');
+            }
+            t.push_str("(=)");
         }
     }
 
@@ -515,26 +539,68 @@ impl HalfMove {
     }
 }
 
-/// A half-move's text being laid out: the longest (figurines everywhere,
-/// a Unicode dash, `+∞`) takes 30 bytes.
+/// Text laid out on the stack, then appended at once: a half-move's (the
+/// longest, figurines everywhere, a Unicode dash, `+∞`, takes 30 bytes),
+/// or a move line's (its number, a half-move, its annotations: under 128).
 #[derive(Default)]
-struct Text {
-    bytes: [u8; 32],
+pub(crate) struct Text {
+    bytes: TextBytes,
     len: usize,
+}
+
+/// [`Text`]'s bytes, zero until written.
+struct TextBytes([u8; 128]);
+
+impl Default for TextBytes {
+    fn default() -> TextBytes {
+        TextBytes([0; 128])
+    }
 }
 
 impl Text {
     #[inline(always)]
-    fn push(&mut self, b: u8) {
-        self.bytes[self.len & 31] = b;
+    pub fn push(&mut self, b: u8) {
+        self.bytes.0[self.len & 127] = b;
         self.len += 1;
     }
 
     #[inline(always)]
-    fn push_str(&mut self, s: &str) {
-        for &b in s.as_bytes() {
+    pub fn push_str(&mut self, s: &str) {
+        self.push_slice(s.as_bytes());
+    }
+
+    #[inline(always)]
+    pub fn push_slice(&mut self, s: &[u8]) {
+        for &b in s {
             self.push(b);
         }
+    }
+
+    /// `n` in decimal.
+    #[inline(always)]
+    pub fn decimal(&mut self, n: u32) {
+        if n < 10 {
+            self.push(b'0' + n as u8);
+        } else if n < 100 {
+            self.push(b'0' + (n / 10) as u8);
+            self.push(b'0' + (n % 10) as u8);
+        } else {
+            let mut digits = [0u8; 10];
+            let (mut k, mut n) = (digits.len(), n);
+            while n > 0 {
+                k -= 1;
+                digits[k] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            self.push_slice(&digits[k..]);
+        }
+    }
+
+    /// The text laid out (the first 128 bytes, which is all a move line
+    /// takes).
+    #[inline(always)]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes.0[..self.len.min(128)]
     }
 
     #[inline(always)]
@@ -547,12 +613,11 @@ impl Text {
 
     #[inline(always)]
     fn hex(&mut self, h: Hex) {
-        let l = h.line();
-        self.push(h.column());
-        if l >= 10 {
-            self.push(b'0' + l / 10);
+        let (b, n) = h.text();
+        for (k, &c) in b.iter().enumerate() {
+            self.bytes.0[(self.len + k) & 127] = c;
         }
-        self.push(b'0' + l % 10);
+        self.len += n;
     }
 
     #[inline(always)]
@@ -565,9 +630,30 @@ impl Text {
         }
     }
 
-    fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len.min(32)]
+    /// A move's separator, as written.
+    #[inline(always)]
+    pub fn separator(&mut self, sep: Sep) {
+        match sep {
+            Sep::Move(d) => self.dash(d),
+            Sep::Capture { times: true } => self.push_str("×"),
+            Sep::Capture { times: false } => self.push(b'*'),
+            Sep::At => self.push(b'@'),
+            Sep::AtAt => self.push_str("@@"),
+        }
     }
+
+    /// `text`, a plain move's as read with a Unicode separator (its first
+    /// byte not ASCII), with `sep` in the place of that separator.
+    #[inline]
+    pub fn respelled(&mut self, text: &[u8], sep: Sep) {
+        let k = text.iter().position(|&c| c >= 0x80).unwrap_or(text.len());
+        // `×` is two bytes, the dashes three.
+        let n = if text.get(k) == Some(&0xC3) { 2 } else { 3 };
+        self.push_slice(&text[..k]);
+        self.separator(sep);
+        self.push_slice(&text[(k + n).min(text.len())..]);
+    }
+
 }
 
 /// A game result.

@@ -2,7 +2,9 @@
 //! whole lines. Its state is three numbers: `base`, the stream offset of
 //! `buf[0]`; `filled`, how much of `buf` holds input; and `eof`. The
 //! reader says where it stands; what lies before that is discarded at
-//! the next read, and a line longer than the buffer grows it.
+//! the next read, and a line longer than the buffer grows it. After what
+//! it holds come [`PAD`] zero bytes, so that the quick readers may look 64
+//! bytes ahead anywhere without checking bounds.
 
 use std::io::{self, Read};
 
@@ -19,6 +21,9 @@ pub(crate) fn read_some(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> 
 
 /// Bytes read at once, and the buffer's first size.
 pub(crate) const BLOCK: usize = 1 << 18;
+
+/// Zero bytes after those held.
+pub(crate) const PAD: usize = 64;
 
 pub(crate) struct Input<R> {
     src: Source<R>,
@@ -42,7 +47,7 @@ impl<R: Read> Input<R> {
     pub fn new(src: R, base: u64) -> Input<R> {
         Input {
             src: Source::Input(src),
-            buf: Vec::new(),
+            buf: vec![0; PAD],
             filled: 0,
             base,
             eof: false,
@@ -50,10 +55,11 @@ impl<R: Read> Input<R> {
         }
     }
 
-    /// The bytes held, and the stream offset of the first.
+    /// The bytes held followed by [`PAD`] more (zero where nothing is
+    /// held), how many are held, and the stream offset of the first.
     #[inline]
-    pub fn held(&self) -> (&[u8], u64) {
-        (&self.buf[..self.filled], self.base)
+    pub fn held(&self) -> (&[u8], usize, u64) {
+        (&self.buf[..self.filled + PAD], self.filled, self.base)
     }
 
     /// Where the whole lines after stream offset `at` end: after the last
@@ -90,20 +96,22 @@ impl<R: Read> Input<R> {
         self.filled -= keep;
         self.scanned = self.scanned.saturating_sub(keep);
         self.base = at;
-        if self.buf.len() < BLOCK || self.filled * 2 > self.buf.len() {
+        if self.buf.len() < BLOCK + PAD || self.filled * 2 > self.buf.len() {
             // A line longer than half the buffer: room for the rest of it.
             // A new zeroed buffer is zeroed by the system as it is written,
             // so that what a line does not fill costs no memory.
-            let mut grown = vec![0; (self.buf.len() * 2).max(BLOCK)];
+            let mut grown = vec![0; (self.buf.len() * 2).max(BLOCK + PAD)];
             grown[..self.filled].copy_from_slice(&self.buf[..self.filled]);
             self.buf = grown;
         }
+        let room = self.buf.len() - PAD;
         let n = match &mut self.src {
-            Source::Input(r) => read_some(r, &mut self.buf[self.filled..])?,
-            Source::Again(r) => read_some(r, &mut self.buf[self.filled..])?,
+            Source::Input(r) => read_some(r, &mut self.buf[self.filled..room])?,
+            Source::Again(r) => read_some(r, &mut self.buf[self.filled..room])?,
         };
         self.filled += n;
         self.eof |= n == 0;
+        self.buf[self.filled..self.filled + PAD].fill(0);
         Ok(())
     }
 
@@ -118,6 +126,7 @@ impl<R: Read> Input<R> {
         spill.push(&self.buf[..self.filled])?;
         self.src = Source::Again(spill.into_reader()?);
         self.filled = 0;
+        self.buf[..PAD].fill(0);
         self.scanned = 0;
         self.base = at;
         self.eof = false;

@@ -29,10 +29,11 @@ mod tokens;
 
 use crate::diag::Diagnostic;
 use crate::filter::{Filter, Origin, Report};
+use crate::grammar::half_move::Window;
 use crate::passes::Interest;
 use game::{Game, Sinks};
 pub(crate) use index::Impl as IndexImpl;
-use index::{Classes, Index};
+use index::Index;
 pub(crate) use input::read_some;
 use input::Input;
 use movetext::Movetext;
@@ -95,12 +96,35 @@ impl From<Origin> for Resume {
 #[derive(Clone, Copy)]
 struct Held<'a> {
     bytes: &'a [u8],
+    /// `bytes` and the 64 bytes after them (zero past the input held).
+    padded: &'a [u8],
     /// Stream offset of `bytes[0]`, always a line's start.
     base: u64,
     index: &'a Index,
 }
 
 impl<'a> Held<'a> {
+    /// The bytes of `Input::held` (followed by padding), with `index`.
+    fn new((padded, len, base): (&'a [u8], usize, u64), index: &'a Index) -> Held<'a> {
+        Held {
+            bytes: &padded[..len],
+            padded,
+            base,
+            index,
+        }
+    }
+
+    /// The 64 bytes from stream offset `at`, of which those before `end`
+    /// are the text read: what the quick readers look at.
+    #[inline(always)]
+    fn window(self, at: u64, end: u64) -> Window<'a> {
+        let i = (at - self.base) as usize;
+        let bytes = self.padded[i..]
+            .first_chunk::<64>()
+            .expect("64 bytes follow the bytes held");
+        Window::new(bytes, (end - at).min(64) as usize)
+    }
+
     /// The bytes from stream offset `from` to `to`.
     #[inline(always)]
     fn slice(self, from: u64, to: u64) -> &'a [u8] {
@@ -191,41 +215,25 @@ impl<'f, R: Read> Reader<'f, R> {
             let Some(end) = self.input.lines_end(self.st.at) else {
                 // The buffer keeps the line being read, and drops what is before it.
                 let keep = self.st.places.line_start;
-                let (bytes, base) = self.input.held();
                 self.index.build(&[], keep);
-                let h = Held {
-                    bytes,
-                    base,
-                    index: &self.index,
-                };
+                let h = Held::new(self.input.held(), &self.index);
                 self.st.before_discard(h, keep)?;
                 self.input.read_more(keep)?;
                 continue;
             };
             if end > self.st.at {
-                let (bytes, base) = self.input.held();
-                self.index.build(
-                    &bytes[(self.st.at - base) as usize..(end - base) as usize],
-                    self.st.at,
-                );
-                let h = Held {
-                    bytes,
-                    base,
-                    index: &self.index,
-                };
+                let (bytes, _, base) = self.input.held();
+                let region = &bytes[(self.st.at - base) as usize..(end - base) as usize];
+                self.index.build(region, self.st.at);
+                let h = Held::new(self.input.held(), &self.index);
                 self.st.region(h, end)?;
                 if let Some(stop) = self.st.io.stop {
                     break stop;
                 }
             }
             if self.input.ended_at(self.st.at) {
-                let (bytes, base) = self.input.held();
                 self.index.build(&[], self.st.at);
-                let h = Held {
-                    bytes,
-                    base,
-                    index: &self.index,
-                };
+                let h = Held::new(self.input.held(), &self.index);
                 match self.st.end_of_input(h)? {
                     Ok(stop) => break stop,
                     Err((again, spill)) => self.input.read_again(again, spill)?,
@@ -239,8 +247,7 @@ impl<'f, R: Read> Reader<'f, R> {
 impl Reading<'_> {
     /// Reads the whole lines held from `self.at` to `end`.
     fn region(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
-        self.scan.utf8 = h.index.find(Classes::NON_ASCII, self.at, end).is_none()
-            || simdutf8::basic::from_utf8(h.slice(self.at, end)).is_ok();
+        self.scan.region(h, self.at, end);
         while self.at < end && self.io.stop.is_none() {
             match self.scan.mode {
                 scan::Mode::Tokens => self.tokens(h, end)?,

@@ -28,6 +28,9 @@ pub(super) struct Scan {
     pub mode: Mode,
     /// The region being read is valid UTF-8.
     pub utf8: bool,
+    /// The first byte not ASCII at or after some offset of the region
+    /// (`u64::MAX` for none): see [`Scan::non_ascii_from`].
+    non_ascii: u64,
     /// The chain drops every comment, every variation: skip them unread.
     pub skip_comments: bool,
     pub skip_variations: bool,
@@ -61,6 +64,7 @@ impl Scan {
         Scan {
             mode: Mode::Tokens,
             utf8: true,
+            non_ascii: 0,
             skip_comments,
             skip_variations,
             comment_in_skip: false,
@@ -68,6 +72,28 @@ impl Scan {
             read_again: None,
             spill: Spill::default(),
         }
+    }
+}
+
+impl Scan {
+    /// A new region, from `at` to `end`, is read.
+    pub fn region(&mut self, h: Held<'_>, at: u64, end: u64) {
+        let first = h.index.find(Classes::NON_ASCII, at, end);
+        self.non_ascii = first.unwrap_or(u64::MAX);
+        self.utf8 = first.is_none() || simdutf8::basic::from_utf8(h.slice(at, end)).is_ok();
+    }
+
+    /// The first byte not ASCII at or after `at`, in the region being read
+    /// (`u64::MAX` for none): looked up in the index once per such byte.
+    #[inline]
+    pub fn non_ascii_from(&mut self, h: Held<'_>, at: u64) -> u64 {
+        if self.non_ascii < at {
+            self.non_ascii = h
+                .index
+                .find(Classes::NON_ASCII, at, h.index.end())
+                .unwrap_or(u64::MAX);
+        }
+        self.non_ascii
     }
 }
 

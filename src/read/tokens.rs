@@ -17,7 +17,7 @@ use super::scan::{invalid_utf8, Mode};
 use super::{Held, Reading};
 use crate::diag::Pos;
 use crate::grammar::half_move::{self, Traits, Window};
-use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side};
+use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side, Text};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{self, decimal_at, label_value, number_value, tag_parts, Token};
 use crate::passes::{Flow, Tag, Variation};
@@ -33,8 +33,12 @@ struct Pending {
     mv: HalfMove,
     traits: Traits,
     /// Where its text is in the input, when that text is what
-    /// [`HalfMove::write_move`] writes (stream offsets).
+    /// [`HalfMove::write_move`] writes (stream offsets), or would but for
+    /// its separator (`respell`).
     text: Option<(u64, u64)>,
+    /// A pass rewrote the separator, and nothing else of the move: its
+    /// text is written with the move's separator in place of its own.
+    respell: bool,
 }
 
 /// The half-moves being read.
@@ -204,7 +208,7 @@ impl Reading<'_> {
         let bare = self.f.writer.takes_spans() && !self.f.chain.wants_move(Traits::default());
         let lines = bare && self.f.writer.takes_lines();
         if lines && from + i as u64 == self.places.line_start {
-            i = self.move_lines(text, from, i);
+            i = self.move_lines(h, text, from, i);
         }
         while let Some(&c) = text.get(i) {
             match c {
@@ -214,7 +218,7 @@ impl Reading<'_> {
                     i += 1;
                     self.places.new_line(from + i as u64);
                     if lines {
-                        i = self.move_lines(text, from, i);
+                        i = self.move_lines(h, text, from, i);
                     }
                 }
                 b',' if self.movetext.black_due() => {
@@ -237,7 +241,8 @@ impl Reading<'_> {
                     i += len + 1;
                 }
                 b'A'..=b'Z' => {
-                    let Some((p, len)) = half_move::plain_move_at(text, i) else {
+                    let w = h.window(from + i as u64, from + text.len() as u64);
+                    let Some((p, len)) = half_move::plain_move_in(&w, 0) else {
                         return i;
                     };
                     let canonical = p.traits == Traits::default();
@@ -267,7 +272,8 @@ impl Reading<'_> {
                         mv.pos = self.places.pos(at);
                         let text = Some((at, at + len as u64));
                         let traits = p.traits;
-                        self.pass_half_move(h, Pending { mv, traits, text });
+                        let respell = false;
+                        self.pass_half_move(h, Pending { mv, traits, text, respell });
                     }
                     self.game.movetext_line = self.places.line;
                     i = after;
@@ -287,13 +293,40 @@ impl Reading<'_> {
     /// `#`) or White's move alone. They go to the writer as one span.
     /// Returns where they end.
     #[inline]
-    fn move_lines(&mut self, text: &[u8], from: u64, i: usize) -> usize {
+    fn move_lines(&mut self, h: Held<'_>, text: &[u8], from: u64, i: usize) -> usize {
+        let mut j = i;
+        loop {
+            let (pairs, alone) = self.move_pairs(h, text, from, j);
+            j = pairs;
+            let Some((k, line)) = alone else {
+                return j;
+            };
+            self.move_line_alone(h, text, from, k, &line);
+            j = k + line.len;
+            if self.movetext.ended() {
+                return j;
+            }
+        }
+    }
+
+    /// The lines `N. WHITE, BLACK` of canonical moves, in sequence, from
+    /// `text[i]`, as one span; returns where they end, and the move line
+    /// that follows them if it is one to read alone.
+    #[inline]
+    fn move_pairs(
+        &mut self,
+        h: Held<'_>,
+        text: &[u8],
+        from: u64,
+        i: usize,
+    ) -> (usize, Option<(usize, MoveLine)>) {
         let mut j = i;
         // The pairs read: their count, the first's number, where the last
         // line and its Black move are.
         let (mut pairs, mut first, mut last, mut black) = (0, 0, i, i);
         let mut alone = None;
-        while let Some(line) = Window::on(text, j, move_line_at) {
+        let end = from + text.len() as u64;
+        while let Some(line) = move_line_at(&h.window(from + j as u64, end)) {
             let in_sequence = if pairs == 0 {
                 self.movetext.takes_pairs(line.number)
             } else {
@@ -302,13 +335,13 @@ impl Reading<'_> {
             if !in_sequence {
                 break;
             }
-            match line.black {
-                Some(b) if !line.marked && !line.mates => {
+            match &line.black {
+                Some(b) if !line.marked && !line.mates() && line.canonical() => {
                     if pairs == 0 {
                         first = line.number;
                     }
                     pairs += 1;
-                    (last, black) = (j, j + b);
+                    (last, black) = (j, j + b.at);
                     j += line.len;
                 }
                 _ => {
@@ -338,27 +371,75 @@ impl Reading<'_> {
             self.places.line = line + 1;
             self.places.line_start = at(j);
         }
-        let Some((k, line)) = alone else {
-            return j;
-        };
-        // The last line of the game, or White's move alone.
+        (j, alone)
+    }
+
+    /// A move line read alone: the game's last, White's move alone, or one
+    /// with a move whose separator is a Unicode dash or `×`. Each move is
+    /// read as on the span path and goes to the passes that want it; the
+    /// line goes to the writer whole when they changed no more than
+    /// separators (respelled in the line), else move by move.
+    fn move_line_alone(&mut self, h: Held<'_>, text: &[u8], from: u64, k: usize, line: &MoveLine) {
+        let at = |i: usize| from + i as u64;
         self.span_number(line.number, at(k));
-        let alone = line.black.is_none();
-        let (marked, mates) = (line.marked, line.mates);
-        self.span_move(at(k + line.white), marked && alone, mates && alone);
-        if let Some(b) = line.black {
-            self.span_move(at(k + b), marked, mates);
-        }
-        if !self.f.cx.has_error() {
-            let (bytes, open) = match line.black {
-                None if !marked && !mates => (&text[k..k + line.len - 1], Some(line.number)),
-                _ => (&text[k..k + line.len], None),
+        let moves = [Some(&line.white), line.black.as_ref()];
+        let mut read: [Option<Pending>; 2] = [None, None];
+        let mut whole = true;
+        for (slot, m) in read.iter_mut().zip(moves) {
+            let Some(m) = m else {
+                continue;
             };
-            self.f.writer.move_lines(bytes, open);
+            let last = std::ptr::eq(m, line.black.as_ref().unwrap_or(&line.white));
+            let end = line.marked && last;
+            let (number, side, _) = self.movetext.half_move();
+            let pos = self.places.pos(at(k + m.at));
+            let p = &m.parsed;
+            self.main_line_move_read(side, pos, end, p.check == Some(Check::Mate));
+            let mut mv = HalfMove::new(number, side, p.action, p.check);
+            mv.unknown_number = self.movetext.unknown_number;
+            mv.end = end;
+            mv.pos = pos;
+            let text = Some((pos.offset, pos.offset + m.len as u64));
+            let mut p = Pending {
+                mv,
+                traits: p.traits,
+                text,
+                respell: false,
+            };
+            if self.f.chain.wants_move(p.traits) && self.chain_half_move(h, &mut p) == Flow::Drop {
+                whole = false;
+                continue;
+            }
+            whole &= p.text.is_some();
+            *slot = Some(p);
         }
         self.game.movetext_line = self.places.line;
+        if !self.f.cx.has_error() {
+            let open = (line.black.is_none() && !line.marked && !line.mates()).then_some(line.number);
+            // The line end goes with a closed line only.
+            let end = k + line.len - usize::from(open.is_some());
+            if whole {
+                // The line as read, each separator as its move now has it.
+                let mut t = Text::default();
+                let mut i = k;
+                for p in read.iter().flatten() {
+                    let (a, b) = p.text.map(|(a, b)| ((a - from) as usize, (b - from) as usize)).unwrap_or((i, i));
+                    t.push_slice(&text[i..a]);
+                    match p.mv.action.separator().filter(|_| p.respell) {
+                        Some(sep) => t.respelled(&text[a..b], sep),
+                        None => t.push_slice(&text[a..b]),
+                    }
+                    i = b;
+                }
+                t.push_slice(&text[i..end]);
+                self.f.writer.move_lines(t.as_bytes(), open);
+            } else {
+                for p in read.iter().flatten() {
+                    self.write_half_move(h, p);
+                }
+            }
+        }
         self.places.new_line(at(k + line.len));
-        k + line.len
     }
 
     /// A move number `n.` at `at`, in sequence, read on the span path.
@@ -720,7 +801,7 @@ impl Reading<'_> {
         self.game.has_tags = true;
         let pos = self.places.pos(s.at);
         // The tag's regular expression takes only ASCII in a name.
-        let name = std::str::from_utf8(name).unwrap_or("");
+        let name = ascii_text(name);
         let value_at = s.at + (raw.as_ptr() as usize - s.text.as_ptr() as usize) as u64;
         let raw = match self.text_of(raw) {
             Ok(v) => v,
@@ -794,7 +875,7 @@ impl Reading<'_> {
             self.game.has_tags = true;
             let tag = Tag {
                 // Checked ASCII, and the value UTF-8 with its region.
-                name: std::str::from_utf8(&text[t.name.clone()]).unwrap_or_default(),
+                name: ascii_text(&text[t.name.clone()]),
                 value: self.text_of(&text[t.value.clone()]).unwrap_or_default(),
                 pos: self.places.pos(from + i as u64),
             };
@@ -912,7 +993,12 @@ impl Reading<'_> {
                 let mut mv = HalfMove::new(number, side, p.action, p.check);
                 mv.unknown_number = self.movetext.unknown_number && self.game.depth == 0;
                 mv.pos = self.places.pos(s.offset(0));
-                self.moves.pending = Some(Pending { mv, traits, text });
+                self.moves.pending = Some(Pending {
+                    mv,
+                    traits,
+                    text,
+                    respell: false,
+                });
                 None
             }
             Err(e) => self.not_a_half_move(h, s, e, number, side),
@@ -1105,23 +1191,40 @@ impl Reading<'_> {
         if self.f.cx.has_error() {
             return;
         }
-        let text = p.text.map(|(from, to)| h.slice(from, to));
-        self.f.writer.half_move(&p.mv, depth, text);
+        self.write_half_move(h, &p);
+    }
+
+    /// Hands a half-move read, and through the passes, to the writer.
+    #[inline]
+    fn write_half_move(&mut self, h: Held<'_>, p: &Pending) {
+        let mut t = Text::default();
+        let text = p.text.map(|(from, to)| match p.mv.action.separator() {
+            Some(sep) if p.respell => {
+                t.respelled(h.slice(from, to), sep);
+                t.as_bytes()
+            }
+            _ => h.slice(from, to),
+        });
+        self.f.writer.half_move(&p.mv, self.game.depth, text);
     }
 
     /// The chain's part of [`Reading::pass_half_move`], for the half-moves
     /// a pass wants.
     #[inline(never)]
     fn chain_half_move(&mut self, h: Held<'_>, p: &mut Pending) -> Flow {
-        let read = p.mv;
+        let ratings = |mv: &HalfMove| u64::from(mv.rating.is_some()) + u64::from(mv.nag_count);
+        let (action, check, rated) = (p.mv.action, p.mv.check, ratings(&p.mv));
         self.f.cx.depth = self.game.depth;
         let flow = self.f.chain.half_move(&mut p.mv, p.traits, &mut self.f.cx);
-        self.game.counts.ratings_dropped += u64::from(read.rating.is_some())
-            + u64::from(read.nag_count)
-            - u64::from(p.mv.rating.is_some())
-            - u64::from(p.mv.nag_count);
-        if p.mv != read {
-            p.text = None;
+        self.game.counts.ratings_dropped += rated - ratings(&p.mv);
+        // The text as read is the move's as long as no pass changed it, or
+        // only its separator.
+        if p.mv.action != action || p.mv.check != check {
+            if p.mv.check == check && p.mv.action.same_but_separator(&action) {
+                p.respell = true;
+            } else {
+                p.text = None;
+            }
         }
         self.place(h);
         flow
@@ -1198,6 +1301,15 @@ impl Reading<'_> {
     }
 }
 
+/// A tag's name as text: ASCII letters, digits and `_`, as the tag's
+/// regular expression and [`plain_tag_line`] take them.
+#[inline]
+fn ascii_text(name: &[u8]) -> &str {
+    debug_assert!(name.is_ascii());
+    // SAFETY: ASCII is UTF-8 (checking it again costs more than the tag).
+    unsafe { std::str::from_utf8_unchecked(name) }
+}
+
 /// Do tags of this name carry meaning to the reader (the PDTL aside,
 /// which is read as a position)? They reach every pass.
 fn is_meaningful_tag(name: &[u8]) -> bool {
@@ -1235,7 +1347,8 @@ fn plain_tag_line(h: Held<'_>, text: &[u8], from: u64, i: usize, utf8: bool) -> 
         return None;
     }
     let v = &text[value..close];
-    if memchr::memchr(b'\\', v).is_some() || is_meaningful_tag(&text[i + 1..name_end]) {
+    // (Values are short: a loop, not a vectorised search, is the quicker.)
+    if v.contains(&b'\\') || is_meaningful_tag(&text[i + 1..name_end]) {
         return None;
     }
     if h.index.find(Classes::NON_ASCII, at(value), at(close)).is_some() {
@@ -1256,17 +1369,38 @@ fn plain_tag_line(h: Held<'_>, text: &[u8], from: u64, i: usize, utf8: bool) -> 
 /// moves canonical, then the line end.
 struct MoveLine {
     number: u32,
-    /// Where each move starts in the line.
-    white: usize,
-    black: Option<usize>,
-    /// Its last move is marked `:`; mates.
+    white: LineMove,
+    black: Option<LineMove>,
+    /// Its last move is marked `:`.
     marked: bool,
-    mates: bool,
     /// Its length, line end included.
     len: usize,
 }
 
-/// The move line that the window starts with, if it is one.
+/// A plain move in a move line: where it starts in the line, its length,
+/// how it reads.
+struct LineMove {
+    at: usize,
+    len: usize,
+    parsed: half_move::Parsed,
+}
+
+impl MoveLine {
+    /// Its last move mates.
+    fn mates(&self) -> bool {
+        let last = self.black.as_ref().unwrap_or(&self.white);
+        last.parsed.check == Some(Check::Mate)
+    }
+
+    /// Its moves are canonical (none with a Unicode separator).
+    fn canonical(&self) -> bool {
+        self.white.parsed.traits == Traits::default()
+            && self.black.as_ref().is_none_or(|b| b.parsed.traits == Traits::default())
+    }
+}
+
+/// The move line that the window starts with, if it is one. Its moves
+/// are plain moves: canonical, or with a Unicode dash or `×`.
 #[inline(always)]
 fn move_line_at(w: &Window<'_>) -> Option<MoveLine> {
     let mut number = 0u32;
@@ -1282,22 +1416,16 @@ fn move_line_at(w: &Window<'_>) -> Option<MoveLine> {
     if j == 0 || w.byte(j) != b'.' || w.byte(j + 1) != b' ' {
         return None;
     }
-    let white = j + 2;
-    let (p, n) = half_move::plain_move_in(w, white)?;
-    if p.traits != Traits::default() {
-        return None;
-    }
-    j = white + n;
-    let mut mates = p.check == Some(Check::Mate);
+    let at = j + 2;
+    let (parsed, len) = half_move::plain_move_in(w, at)?;
+    let white = LineMove { at, len, parsed };
+    j = at + len;
     let mut black = None;
-    if !mates && w.byte(j) == b',' && w.byte(j + 1) == b' ' {
-        let (p, n) = half_move::plain_move_in(w, j + 2)?;
-        if p.traits != Traits::default() {
-            return None;
-        }
-        black = Some(j + 2);
-        mates = p.check == Some(Check::Mate);
-        j += 2 + n;
+    if white.parsed.check != Some(Check::Mate) && w.byte(j) == b',' && w.byte(j + 1) == b' ' {
+        let at = j + 2;
+        let (parsed, len) = half_move::plain_move_in(w, at)?;
+        black = Some(LineMove { at, len, parsed });
+        j = at + len;
     }
     let marked = w.byte(j) == b':';
     j += usize::from(marked);
@@ -1306,7 +1434,6 @@ fn move_line_at(w: &Window<'_>) -> Option<MoveLine> {
         white,
         black,
         marked,
-        mates,
         len: j + 1,
     })
 }
@@ -1426,5 +1553,17 @@ mod probe {
             }
         }
         assert!(n > 0);
+    }
+
+    #[test]
+    #[ignore]
+    fn probe_write_move_cost() {
+        let p = crate::grammar::half_move::parse(b"JE11*A23").unwrap();
+        let mv = crate::HalfMove::new(1, crate::Side::White, p.action, p.check);
+        let mut out = Vec::with_capacity(1 << 20);
+        for _ in 0..20_000 {
+            mv.write_move(&mut out);
+        }
+        assert!(out.len() > 100);
     }
 }

@@ -3,9 +3,9 @@
 //! kept variation from a new line, its nesting shown by leading dots, as
 //! the notation lays them out.
 
-use super::{write_move, write_tag, VARIANT_LINE};
+use super::{write_tag, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
-use crate::grammar::model::{HalfMove, Outcome, Side};
+use crate::grammar::model::{HalfMove, Outcome, Side, Text};
 use crate::passes::{Tag, Variation};
 use crate::pdtl::Pdtl;
 use std::io::{self, Write};
@@ -85,21 +85,25 @@ impl CtlPgn {
         if depth > 0 {
             return self.variation_move(mv, depth, text);
         }
-        self.main_line_move(mv.number, mv.side, mv.unknown_number);
-        push_half_move(&mut self.body, mv, text);
-        self.main_line_move_done(mv.side);
+        let mut t = Text::default();
+        self.lay_main_line_move(&mut t, mv.number, mv.side, mv.unknown_number);
+        lay_half_move(&mut t, mv, text);
+        self.lay_main_line_move_done(&mut t, mv.side);
+        self.body.extend_from_slice(t.as_bytes());
     }
 
     /// A main-line half-move already canonical: its move number's place,
     /// its text, `:` if it ends the game.
     #[inline]
     pub fn move_span(&mut self, number: u32, side: Side, unknown: bool, text: &[u8], end: bool) {
-        self.main_line_move(number, side, unknown);
-        self.body.extend_from_slice(text);
+        let mut t = Text::default();
+        self.lay_main_line_move(&mut t, number, side, unknown);
+        t.push_slice(text);
         if end {
-            self.body.push(b':');
+            t.push(b':');
         }
-        self.main_line_move_done(side);
+        self.lay_main_line_move_done(&mut t, side);
+        self.body.extend_from_slice(t.as_bytes());
     }
 
     /// Move lines already canonical, as read: whole lines, or, with `open`
@@ -112,37 +116,35 @@ impl CtlPgn {
         self.open_line = open;
     }
 
-    /// What goes before a main-line half-move: its line, its number.
+    /// What goes before a main-line half-move: the end of the line open
+    /// but for Black's move after White's, its number.
     #[inline]
-    fn main_line_move(&mut self, number: u32, side: Side, unknown: bool) {
+    fn lay_main_line_move(&mut self, t: &mut Text, number: u32, side: Side, unknown: bool) {
         // `N?` marks a game's first move line only: the reader accepts it nowhere else.
         let mark = if unknown && !self.moved { b'?' } else { b'.' };
         self.moved = true;
+        if side == Side::Black && self.open_line == Some(number) {
+            t.push_str(", ");
+            return;
+        }
+        if self.open_line.take().is_some() {
+            t.push(b'\n');
+        }
+        t.decimal(number);
+        t.push(mark);
+        t.push(b' ');
         match side {
-            Side::White => {
-                self.close_line();
-                push_decimal(&mut self.body, u64::from(number));
-                self.body.extend_from_slice(&[mark, b' ']);
-                self.open_line = Some(number);
-            }
-            Side::Black if self.open_line == Some(number) => {
-                self.body.extend_from_slice(b", ");
-            }
-            Side::Black => {
-                self.close_line();
-                push_decimal(&mut self.body, u64::from(number));
-                self.body.extend_from_slice(&[mark, b' ']);
-                self.body.extend_from_slice(b"..., ");
-            }
+            Side::White => self.open_line = Some(number),
+            Side::Black => t.push_str("..., "),
         }
     }
 
     /// Black's move ends its line.
     #[inline]
-    fn main_line_move_done(&mut self, side: Side) {
+    fn lay_main_line_move_done(&mut self, t: &mut Text, side: Side) {
         if side == Side::Black {
-            self.open_line = Some(0);
-            self.close_line();
+            t.push(b'\n');
+            self.open_line = None;
         }
     }
 
@@ -161,7 +163,9 @@ impl CtlPgn {
         } else {
             self.variation.extend_from_slice(b", ");
         }
-        push_half_move(&mut self.variation, mv, text);
+        let mut t = Text::default();
+        lay_half_move(&mut t, mv, text);
+        self.variation.extend_from_slice(t.as_bytes());
         self.open_pair = (mv.side == Side::White).then_some(mv.number);
     }
 
@@ -249,12 +253,15 @@ impl CtlPgn {
     }
 }
 
-/// The move, then its annotations and indicators.
+/// The move (its text as read, when the reader has it), then what is
+/// written after it.
 #[inline]
-fn push_half_move(out: &mut Vec<u8>, mv: &HalfMove, text: Option<&[u8]>) {
-    write_move(mv, text, out);
-    mv.write_annotations(out);
-    mv.write_indicators(out);
+fn lay_half_move(t: &mut Text, mv: &HalfMove, text: Option<&[u8]>) {
+    match text {
+        Some(text) => t.push_slice(text),
+        None => mv.lay_move(t),
+    }
+    mv.lay_annotations(t);
 }
 
 fn push_comment(out: &mut Vec<u8>, text: &[u8]) {
