@@ -129,3 +129,36 @@ fn under_strict_a_warning_says_it_rejects_the_game() {
     let (_, _, err) = run(&["--strict"], &game("1. E7-E13"));
     assert!(err.contains("error: the last move has no end marker (: or #): rejected by --strict"));
 }
+
+/// A PDTL "describes a game situation with all its conditions": a position
+/// without a king describes none. Every PDTL is parsed, so the error comes
+/// with or without `--check`, and names the king that is missing.
+#[test]
+fn a_pdtl_describes_a_game_situation_and_a_position_without_a_king_is_none() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/errors/pdtl-missing-king.ctl-pgn"
+    );
+    let input = std::fs::read_to_string(path).unwrap();
+    let no = |line: u32, which: &str| {
+        format!("<stdin>:{line}:8: error: PDTL: the position has no {which}")
+    };
+    for args in [&[][..], &["--check"]] {
+        let (ok, _, err) = run(args, &input);
+        assert!(!ok, "{args:?}");
+        assert_eq!(
+            errors(&err),
+            [
+                no(10, "Black king: each side has one; place Black's (k)"),
+                no(17, "White king: each side has one; place White's (K)"),
+                no(
+                    24,
+                    "king: each side has one; place White's (K) and Black's (k)"
+                ),
+                no(32, "Black king: each side has one; place Black's (k)"),
+            ],
+            "{args:?}"
+        );
+        assert!(err.contains("2 written, 4 rejected"), "{args:?}: {err}");
+    }
+}

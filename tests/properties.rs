@@ -652,12 +652,17 @@ fn initial_setup() -> Setup {
     setup
 }
 
-/// A random position with at most one king a side.
+/// A random position with one king a side (a PDTL without one is an
+/// error): a side the draw gave none gets one on the first free hex from
+/// a hex drawn for it.
 fn random_board() -> impl Strategy<Value = BTreeMap<Hex, (u8, Side)>> {
-    prop::collection::vec(prop::option::weighted(0.12, (select(PIECES), side())), 169).prop_map(
-        |cells| {
+    (
+        prop::collection::vec(prop::option::weighted(0.12, (select(PIECES), side())), 169),
+        [0..169usize, 0..169usize],
+    )
+        .prop_map(|(cells, king_at)| {
             let mut kings = [false; 2];
-            Hex::all()
+            let mut board: BTreeMap<Hex, (u8, Side)> = Hex::all()
                 .zip(cells)
                 .filter_map(|(hex, cell)| {
                     let (mut letter, side) = cell?;
@@ -666,9 +671,20 @@ fn random_board() -> impl Strategy<Value = BTreeMap<Hex, (u8, Side)>> {
                     }
                     Some((hex, (letter, side)))
                 })
-                .collect()
-        },
-    )
+                .collect();
+            let hexes: Vec<Hex> = Hex::all().collect();
+            for side in [Side::White, Side::Black] {
+                if kings[side.index()] {
+                    continue;
+                }
+                let free = (0..hexes.len())
+                    .map(|k| hexes[(king_at[side.index()] + k) % hexes.len()])
+                    .find(|h| !board.contains_key(h))
+                    .expect("a board of 169 hexes holds two kings more");
+                board.insert(free, (b'K', side));
+            }
+            board
+        })
 }
 
 fn castling_field() -> impl Strategy<Value = String> {
@@ -1619,7 +1635,7 @@ const FRAGMENTS: &[&str] = &[
     "[Redefine \"A@J, T@R\"]",
     "[Redefine \"FAN\"]",
     "[Redefine \"A@N\"]",
-    "[PDTL \"/1:DK/0:V/ w K- - 0 1\"]",
+    "[PDTL \"/27:1k/1:DK/0:V/ w K- - 0 1\"]",
     "[DPTL \"/0:v/ b -- G13@9-11 3\"]",
     "[Title \"a \\\"b\\\"\"]",
     "[Name \"unclosed",

@@ -58,7 +58,9 @@ pub struct Cli {
     #[arg(long, conflicts_with_all = ["output", "in_place", "out_dir", "format"])]
     pub check: bool,
     /// With --verify or --check (required), print each written game's final
-    /// position as a PDTL on stderr: `FILE:LINE: final position: PDTL`.
+    /// position as a PDTL on stderr: `FILE:LINE: final position: PDTL`;
+    /// with --split-variations, then one line per variation game written,
+    /// `FILE:LINE: final position (variation 0:2): PDTL`.
     #[arg(long)]
     pub final_pdtl: bool,
     /// Turn every warning into an error that rejects its game.

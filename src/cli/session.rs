@@ -53,7 +53,17 @@ fn filter_builder(cli: &Cli, name: &InputName) -> FilterBuilder {
             verify = verify.on_game_end(move |end| {
                 if end.coherent && !end.rejected {
                     let name = name.lock().expect("no thread panics holding it");
-                    say!("{name}:{}: final position: {}", end.line, end.position);
+                    if end.path.is_empty() {
+                        say!("{name}:{}: final position: {}", end.line, end.position);
+                    } else {
+                        let path: Vec<String> = end.path.iter().map(u32::to_string).collect();
+                        say!(
+                            "{name}:{}: final position (variation {}): {}",
+                            end.line,
+                            path.join(":"),
+                            end.position
+                        );
+                    }
                 }
             });
         }
