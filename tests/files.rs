@@ -424,7 +424,19 @@ fn follow_reads_a_linked_folder() {
     let elsewhere = tempfile::tempdir().unwrap();
     write(&elsewhere.path().join("game.pgn"), GOOD);
     std::os::unix::fs::symlink(elsewhere.path(), src.path().join("linked")).unwrap();
-    cmd().arg(src.path()).assert().success().stdout("");
+    // Without --follow the folder holds no game file: said, with the fix.
+    let out = cmd().arg(src.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr_of(&out).contains(
+            ": no game file in this folder (.ctl-pgn or .pgn, compressed or not, hidden ones \
+             aside): nothing read from it (1 symbolic link not followed: --follow reads what \
+             they lead to)"
+        ),
+        "{}",
+        stderr_of(&out)
+    );
     cmd()
         .arg("--follow")
         .arg(src.path())
@@ -502,19 +514,47 @@ fn out_dir_reads_extensions_in_any_case() {
 }
 
 #[test]
-fn out_dir_never_walks_its_own_output_folder() {
+fn out_dir_inside_a_folder_read_is_refused_before_anything_is_read() {
     let src = tempfile::tempdir().unwrap();
     write(&src.path().join("game.ctl-pgn"), GOOD);
-    let dst = src.path().join("clean");
-    for _ in 0..2 {
-        cmd()
+    write(&src.path().join("sub/other.ctl-pgn"), OTHER);
+    // The folder read itself, one in it, one not made yet under it.
+    for dst in ["", "sub", "clean", "clean/deeper"] {
+        let dst = src.path().join(dst);
+        let out = cmd()
             .arg("--out-dir")
             .arg(&dst)
             .arg(src.path())
-            .assert()
-            .success();
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", dst.display());
+        let err = stderr_of(&out);
+        assert!(
+            err.contains(&format!(
+                "--out-dir {} is inside {}, a folder being read",
+                dst.display(),
+                src.path().display()
+            )) && err.contains("name a folder outside"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
     }
-    assert_eq!(files_under(&dst), [Path::new("game.ctl-pgn")]);
+    assert_eq!(
+        files_under(src.path()),
+        [Path::new("game.ctl-pgn"), Path::new("sub/other.ctl-pgn")]
+    );
+    // A hidden folder inside is never walked: allowed.
+    let hidden = src.path().join(".clean");
+    cmd()
+        .arg("--out-dir")
+        .arg(&hidden)
+        .arg(src.path())
+        .assert()
+        .success();
+    assert_eq!(
+        files_under(&hidden),
+        [Path::new("game.ctl-pgn"), Path::new("sub/other.ctl-pgn")]
+    );
 }
 
 #[test]
@@ -553,12 +593,68 @@ fn a_folder_without_out_dir_is_read_recursively_in_order() {
 }
 
 #[test]
-fn an_output_file_inside_a_folder_read_is_not_read_again() {
+fn an_output_or_rejects_game_file_inside_a_folder_read_is_refused() {
+    let src = tempfile::tempdir().unwrap();
+    write(&src.path().join("game.ctl-pgn"), GOOD);
+    write(&src.path().join("keep-me.ctl-pgn"), OTHER);
+    write(&src.path().join("sub/a.pgn"), GOOD);
+    // An existing game file (its games would be read, then lost), a new
+    // one (the next run would read it), one in a folder below; compressed
+    // names too.
+    for name in [
+        "keep-me.ctl-pgn",
+        "all.ctl-pgn",
+        "sub/new.PGN",
+        "all.pgn.gz",
+    ] {
+        let target = src.path().join(name);
+        for option in ["-o", "--rejects"] {
+            let out = cmd()
+                .arg(option)
+                .arg(&target)
+                .arg(src.path())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{option} {name}");
+            let err = stderr_of(&out);
+            assert!(
+                err.contains(&format!(
+                    "{option} {} is a game file inside {}, a folder being read",
+                    target.display(),
+                    src.path().display()
+                )) && err.contains("write it outside"),
+                "{err}"
+            );
+            assert!(out.stdout.is_empty());
+        }
+    }
+    assert_eq!(read(&src.path().join("keep-me.ctl-pgn")), OTHER);
+    assert_eq!(
+        names(src.path()),
+        ["game.ctl-pgn", "keep-me.ctl-pgn", "sub"]
+    );
+    // A file that is no game file, or a hidden one, is never read: allowed.
+    for name in ["all.txt", ".all.ctl-pgn"] {
+        let all = src.path().join(name);
+        cmd().arg("-o").arg(&all).arg(src.path()).assert().success();
+        assert_eq!(read(&all), format!("{GOOD_OUT}{OTHER_OUT}{GOOD_OUT}"));
+    }
+}
+
+#[test]
+fn standard_output_redirected_into_a_folder_read_is_not_read() {
     let src = tempfile::tempdir().unwrap();
     write(&src.path().join("game.ctl-pgn"), GOOD);
     let all = src.path().join("all.ctl-pgn");
     for _ in 0..2 {
-        cmd().arg("-o").arg(&all).arg(src.path()).assert().success();
+        // As `ctlpgn-filter src/ > src/all.ctl-pgn`: the shell made it.
+        let file = std::fs::File::create(&all).unwrap();
+        bin()
+            .arg(src.path())
+            .stdout(file)
+            .status()
+            .map(|s| assert!(s.success()))
+            .unwrap();
     }
     assert_eq!(read(&all), GOOD_OUT);
 }
