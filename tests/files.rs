@@ -352,7 +352,20 @@ fn a_failed_run_leaves_an_earlier_rejects_file_intact() {
 
 #[test]
 fn an_interrupted_run_leaves_no_temporary_file_and_the_target_as_it_was() {
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    // Every signal that ends the process and can be caught.
+    for signal in [
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGALRM,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+        libc::SIGVTALRM,
+        libc::SIGPROF,
+        libc::SIGXCPU,
+        libc::SIGXFSZ,
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("out.ctl-pgn");
         write(&target, "old");
@@ -380,7 +393,144 @@ fn an_interrupted_run_leaves_no_temporary_file_and_the_target_as_it_was() {
     }
 }
 
+#[test]
+fn a_file_size_limit_met_while_writing_leaves_no_temporary_file() {
+    // `ulimit -f`: the write past it raises SIGXFSZ.
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.ctl-pgn");
+    write(&target, "old");
+    let mut command = bin();
+    command
+        .arg("-o")
+        .arg(&target)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 4096,
+                rlim_max: 4096,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(GOOD.repeat(2000).as_bytes());
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "{status:?}");
+    assert_eq!(names(dir.path()), ["out.ctl-pgn"]);
+    assert_eq!(read(&target), "old");
+}
+
+#[test]
+fn a_worker_thread_that_cannot_start_is_an_error_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.ctl-pgn");
+    write(&input, &GOOD.repeat(100));
+    let target = dir.path().join("out.ctl-pgn");
+    let mut command = bin();
+    // Each thread asks for 1 GB of stack, in 3 GB of address space.
+    command
+        .args(["-j", "8", "--chunk-bytes", "64", "-o"])
+        .arg(&target)
+        .arg(&input)
+        .env("RUST_MIN_STACK", "1000000000");
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 3 << 30,
+                rlim_max: 3 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let out = command.output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.starts_with("ctlpgn-filter: --jobs 8: cannot start worker thread ")
+            && err.contains("ask for fewer threads"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(names(dir.path()), ["in.ctl-pgn"]);
+}
+
+#[test]
+fn output_into_a_missing_folder_names_the_path_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.ctl-pgn");
+    write(&input, GOOD);
+    let target = dir.path().join("missing/dir/out.pgn");
+    let out = cmd().arg("-o").arg(&target).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let folder = dir.path().join("missing/dir");
+    assert_eq!(
+        stderr_of(&out),
+        format!(
+            "ctlpgn-filter: {}: cannot write it: the folder {} does not exist (mkdir -p {} makes it)\n",
+            target.display(),
+            folder.display(),
+            folder.display()
+        )
+    );
+    // Through a file where a folder should be.
+    let target = input.join("out.pgn");
+    let out = cmd().arg("-o").arg(&target).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.starts_with(&format!(
+            "ctlpgn-filter: {}: cannot write it: ",
+            target.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        !err.contains("os error") && !err.contains(".ctlpgn-filter-"),
+        "{err}"
+    );
+}
+
 // Folders
+
+#[test]
+fn a_folder_named_with_no_game_file_is_said_and_exits_2() {
+    let empty = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    write(&other.path().join("notes.txt"), "no games");
+    write(&other.path().join(".hidden.pgn"), GOOD);
+    let good = tempfile::tempdir().unwrap();
+    write(&good.path().join("g.pgn"), GOOD);
+    for dir in [empty.path(), other.path()] {
+        let out = cmd().arg(dir).arg(good.path()).output().unwrap();
+        // Said, counted, status 2; the other inputs are still read.
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), GOOD_OUT);
+        assert_eq!(
+            stderr_of(&out),
+            format!(
+                "ctlpgn-filter: {}: no game file in this folder (.ctl-pgn or .pgn, compressed or \
+                 not, hidden ones aside): nothing read from it\n\
+                 ctlpgn-filter: 1 game read, 1 written, 0 rejected, 0 warnings; 1 folder without game files\n",
+                dir.display()
+            )
+        );
+    }
+}
 
 #[test]
 fn a_symlink_loop_under_out_dir_is_not_followed() {

@@ -177,25 +177,21 @@ pub fn utf16(start: &[u8]) -> Option<Utf16> {
     if let Some(name) = bom(start) {
         return Some(Utf16 { name, bom: true });
     }
-    let line = &start[..start.len().min(128) & !1];
-    if line.len() < 8 {
-        return None;
+    let ascii = |b: u8| b.is_ascii_graphic() || b == b' ' || b == b'\t' || b == b'\r';
+    // The first line (up to 64 characters), as pairs of bytes.
+    let pairs = |le: bool| {
+        start
+            .chunks_exact(2)
+            .take(64)
+            .map(move |p| if le { (p[0], p[1]) } else { (p[1], p[0]) })
+            .take_while(|&(c, zero)| !(c == b'\n' && zero == 0))
+    };
+    for (le, name) in [(true, "UTF-16LE"), (false, "UTF-16BE")] {
+        if pairs(le).count() >= 4 && pairs(le).all(|(c, zero)| zero == 0 && ascii(c)) {
+            return Some(Utf16 { name, bom: false });
+        }
     }
-    let pairs = || line.chunks_exact(2);
-    let ascii = |b: u8| b.is_ascii_graphic() || b == b' ' || b == b'\n' || b == b'\r';
-    if pairs().all(|p| p[1] == 0 && ascii(p[0])) {
-        Some(Utf16 {
-            name: "UTF-16LE",
-            bom: false,
-        })
-    } else if pairs().all(|p| p[0] == 0 && ascii(p[1])) {
-        Some(Utf16 {
-            name: "UTF-16BE",
-            bom: false,
-        })
-    } else {
-        None
-    }
+    None
 }
 
 /// The byte order mark of UTF-16 or UTF-32 that `start` begins with.
