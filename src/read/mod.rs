@@ -793,22 +793,18 @@ impl Reading<'_> {
         }
         self.leave_tags(held, base);
         let i = (at - base) as usize;
-        let (at, message) = match first_char(rest) {
-            None => (at, invalid_utf8(held, i, at)),
-            Some('[') if held[i] == b'[' => {
-                let (off, message) = token::tag_fault(&held[i..], at);
-                (at + off as u64, message)
-            }
-            Some('[') => (
-                at,
-                "tag not closed: a tag is [Name \"value\"] on one line".into(),
-            ),
-            Some('\0') => (at, "NUL byte in the input".into()),
-            Some(c) if c.is_control() => {
-                (at, format!("control character U+{:04X}", c as u32).into())
-            }
-            Some(';') => (at, standard_chess::semicolon()),
-            Some(c) => (at, format!("unexpected character '{c}'").into()),
+        if first_char(rest) == Some('[') && held[i] == b'[' {
+            let (off, message) = token::tag_fault(&held[i..], at);
+            self.error_at(held, base, at + off as u64, message);
+            return Ok(());
+        }
+        let message: Message = match first_char(rest) {
+            None => invalid_utf8(held, i, at),
+            Some('[') => "tag not closed: a tag is [Name \"value\"] on one line".into(),
+            Some('\0') => "NUL byte in the input".into(),
+            Some(c) if c.is_control() => format!("control character U+{:04X}", c as u32).into(),
+            Some(';') => standard_chess::semicolon(),
+            Some(c) => format!("unexpected character '{c}'").into(),
         };
         self.error_at(held, base, at, message);
         Ok(())
