@@ -23,7 +23,8 @@ pub struct Cli {
     /// Write the output to FILE (`-`: standard output).
     ///
     /// A regular file is replaced whole at the end, keeping its permissions;
-    /// a device or FIFO is written to.
+    /// a device or FIFO is written to. An input, or a game file inside a
+    /// folder read, is refused.
     #[arg(short, long, value_name = "FILE", conflicts_with_all = ["in_place", "out_dir"])]
     pub output: Option<PathBuf>,
     /// Rewrite each FILE in place.
@@ -91,7 +92,7 @@ pub struct Cli {
     pub fix_result: bool,
     /// Write each rejected game to FILE, byte for byte as read.
     ///
-    /// `-`: standard output; replaced like -o's FILE.
+    /// `-`: standard output; replaced like -o's FILE, and refused where it is.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
     /// Stop at the first rejected game.

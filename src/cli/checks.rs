@@ -150,7 +150,8 @@ fn refuse_outputs_inside_folders_read(cli: &Cli, folders: &[(FileId, PathBuf)]) 
         if is_game_file(name) {
             return Err(refuse(format!(
                 "{option} {} is a game file inside {}, a folder being read: it would be read as an \
-                 input, and replaced; write it outside {}, or name it without .ctl-pgn or .pgn",
+                 input (by this run or the next) and replaced; write it outside {}, or name it \
+                 without .ctl-pgn or .pgn",
                 path.display(),
                 root.display(),
                 root.display()
