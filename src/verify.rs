@@ -30,6 +30,7 @@
 //! );
 //! ```
 
+use crate::diag::{DiagnosticKind, Message};
 use crate::grammar::alphabet::standard_for;
 use crate::grammar::hex::Hex;
 use crate::grammar::model::{Action, Check, Glyph, HalfMove, Outcome, Sep, Side, STANDARD_LETTERS};
@@ -912,16 +913,17 @@ fn read_side(marks: &[CastleMark]) -> Unmoved {
 
 /// Reports `fault` as an error at `mv`: `move 7 (White) E7-E13: FAULT`.
 /// What to say of `mv`, incoherent as `fault` says.
-pub(crate) fn incoherent(mv: &HalfMove, fault: &Incoherence) -> String {
+pub(crate) fn incoherent(mv: &HalfMove, fault: &Incoherence) -> Message {
     let mut text = Vec::new();
     mv.write_move(&mut text);
-    format!(
+    let text = format!(
         "move {}{} ({}) {}: {fault}",
         mv.number,
         if mv.unknown_number { "?" } else { "" },
         mv.side,
         String::from_utf8_lossy(&text)
-    )
+    );
+    Message::new(DiagnosticKind::Incoherent, text)
 }
 
 /// One line of play replayed from the game's start (its PDTL, or the

@@ -5,7 +5,7 @@
 use super::{
     AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
 };
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Message, Severity};
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Outcome};
 use crate::grammar::redefine::RedefineMap;
@@ -180,8 +180,9 @@ pub struct Context {
 pub(crate) const MAX_WARNINGS: usize = 100;
 
 impl Context {
-    /// Reports an error: the game will be rejected.
-    pub fn error(&mut self, line: u64, column: u64, message: impl Into<String>) {
+    /// Reports an error: the game will be rejected. The message is text,
+    /// or a [`Message`] that names its kind.
+    pub fn error(&mut self, line: u64, column: u64, message: impl Into<Message>) {
         if !self.has_error {
             self.has_error = true;
             self.push(Severity::Error, line, column, message.into());
@@ -190,10 +191,11 @@ impl Context {
 
     /// Reports a warning: the game is still written (unless `--strict`,
     /// which makes it the error that rejects the game).
-    pub fn warn(&mut self, line: u64, column: u64, message: impl Into<String>) {
+    pub fn warn(&mut self, line: u64, column: u64, message: impl Into<Message>) {
         let message = message.into();
         if self.strict {
-            self.error(line, column, format!("{message}: rejected by --strict"));
+            let text = format!("{}: rejected by --strict", message.text);
+            self.error(line, column, Message::new(message.kind, text));
         } else if !self.has_error && self.diagnostics.len() < MAX_WARNINGS {
             self.push(Severity::Warning, line, column, message);
         }
@@ -217,22 +219,29 @@ impl Context {
         &mut self,
         line: u64,
         column: u64,
-        problem: impl fmt::Display,
+        problem: impl Into<Message>,
         fix: impl fmt::Display,
     ) {
+        let problem = problem.into();
         if self.strict {
-            let message = format!("{problem}: rejected by --strict (without it: {fix})");
-            self.error(line, column, message);
+            let text = format!("{problem}: rejected by --strict (without it: {fix})");
+            self.error(line, column, Message::new(problem.kind, text));
         } else {
-            self.warn(line, column, format!("{problem}: {fix}"));
+            let text = format!("{problem}: {fix}");
+            self.warn(line, column, Message::new(problem.kind, text));
         }
     }
 
     /// Reports an error that rejects one variation game of this game
     /// (`--split-variations`), not the game.
-    pub(crate) fn error_in_variation(&mut self, line: u64, column: u64, message: String) {
+    pub(crate) fn error_in_variation(
+        &mut self,
+        line: u64,
+        column: u64,
+        message: impl Into<Message>,
+    ) {
         if !self.has_error {
-            self.push(Severity::Error, line, column, message);
+            self.push(Severity::Error, line, column, message.into());
         }
     }
 
@@ -242,12 +251,13 @@ impl Context {
         self.has_error
     }
 
-    fn push(&mut self, severity: Severity, line: u64, column: u64, message: String) {
+    fn push(&mut self, severity: Severity, line: u64, column: u64, message: Message) {
         self.diagnostics.push(Diagnostic {
             severity,
+            kind: message.kind,
             line,
             column,
-            message,
+            message: message.text,
             source: String::new(),
             source_column: 1,
         });

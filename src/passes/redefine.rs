@@ -1,5 +1,6 @@
 //! Pass "redefine": undo `[Redefine "..."]`.
 
+use crate::diag::{DiagnosticKind, Message};
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{Glyph, HalfMove};
 use crate::passes::{Context, Flow, Interest, Pass, Tag};
@@ -25,7 +26,7 @@ impl UndoRedefine {
         }
         match cx.redefine.resolve(g.letter) {
             Ok(s) => g.letter = s,
-            Err(m) => cx.error(line, column, m),
+            Err(m) => cx.error(line, column, Message::new(DiagnosticKind::Redefine, m)),
         }
     }
 }

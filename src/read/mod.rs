@@ -14,7 +14,9 @@
 mod input;
 mod movetext;
 
-use crate::diag::{char_column, chars_in, excerpt_at, Diagnostic, Severity};
+use crate::diag::{
+    char_column, chars_in, excerpt_at, invalid_utf8, Diagnostic, DiagnosticKind, Message, Severity,
+};
 use crate::filter::{Filter, Origin, Report};
 use crate::grammar::half_move::{self, Traits};
 use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side};
@@ -421,7 +423,7 @@ impl Reading<'_> {
     /// comment's text) on a line before it.
     #[cold]
     #[inline(never)]
-    fn error_at(&mut self, held: &[u8], base: u64, at: u64, message: impl Into<String>) {
+    fn error_at(&mut self, held: &[u8], base: u64, at: u64, message: impl Into<Message>) {
         let (line, column) = self.position(held, base, at);
         let n = self.f.cx.diagnostics.len();
         self.f.cx.error(line, column, message);
@@ -442,7 +444,7 @@ impl Reading<'_> {
         held: &[u8],
         base: u64,
         at: u64,
-        problem: impl fmt::Display,
+        problem: impl Into<Message>,
         fix: impl fmt::Display,
     ) {
         let (line, column) = self.position(held, base, at);
@@ -790,16 +792,19 @@ impl Reading<'_> {
             return Ok(());
         }
         self.leave_tags(held, base);
-        let message = match first_char(rest) {
-            None => format!(
-                "invalid UTF-8: byte 0x{:02X} at byte offset {at} of the input",
-                rest[0]
-            ),
-            Some('[') => "tag not closed: a tag is [Name \"value\"] on one line".to_string(),
-            Some('\0') => "NUL byte in the input".to_string(),
-            Some(c) if c.is_control() => format!("control character U+{:04X}", c as u32),
-            Some(';') => standard_chess::SEMICOLON.to_string(),
-            Some(c) => format!("unexpected character '{c}'"),
+        let i = (at - base) as usize;
+        if first_char(rest) == Some('[') && held[i] == b'[' {
+            let (off, message) = token::tag_fault(&held[i..], at);
+            self.error_at(held, base, at + off as u64, message);
+            return Ok(());
+        }
+        let message: Message = match first_char(rest) {
+            None => invalid_utf8(held, i, at),
+            Some('[') => "tag not closed: a tag is [Name \"value\"] on one line".into(),
+            Some('\0') => "NUL byte in the input".into(),
+            Some(c) if c.is_control() => format!("control character U+{:04X}", c as u32).into(),
+            Some(';') => standard_chess::semicolon(),
+            Some(c) => format!("unexpected character '{c}'").into(),
         };
         self.error_at(held, base, at, message);
         Ok(())
@@ -1036,13 +1041,8 @@ impl Reading<'_> {
             Ok(v) => v,
             Err(e) => {
                 let bad = value_at + e.valid_up_to() as u64;
-                let byte = held[(bad - base) as usize];
-                self.error_at(
-                    held,
-                    base,
-                    bad,
-                    format!("invalid UTF-8: byte 0x{byte:02X} at byte offset {bad} of the input"),
-                );
+                let message = invalid_utf8(held, (bad - base) as usize, bad);
+                self.error_at(held, base, bad, message);
                 return Ok(());
             }
         };
@@ -1243,15 +1243,8 @@ impl Reading<'_> {
         }
         // A word cut short by invalid UTF-8: that is what to say.
         if !self.utf8 && s.map.is_none() && !rest.is_empty() && first_char(rest).is_none() {
-            return self.error_at(
-                held,
-                base,
-                next,
-                format!(
-                    "invalid UTF-8: byte 0x{:02X} at byte offset {next} of the input",
-                    rest[0]
-                ),
-            );
+            let message = invalid_utf8(held, (next - base) as usize, next);
+            return self.error_at(held, base, next, message);
         }
         let at = s.offset(e.offset);
         self.error_at(held, base, at, e.message(s.text));
@@ -1732,13 +1725,8 @@ impl Reading<'_> {
         }
         if let Err(e) = simdutf8::compat::from_utf8(text) {
             let bad = at + e.valid_up_to() as u64;
-            let byte = text[e.valid_up_to()];
-            self.error_at(
-                held,
-                base,
-                bad,
-                format!("invalid UTF-8: byte 0x{byte:02X} at byte offset {bad} of the input"),
-            );
+            let message = invalid_utf8(text, e.valid_up_to(), bad);
+            self.error_at(held, base, bad, message);
         }
     }
 
@@ -1812,13 +1800,18 @@ impl Reading<'_> {
         }
         if !self.game.has_variant {
             self.late(held, base, start, |cx, l, c| {
-                cx.warn_fixed(l, c, "no [Variant \"C'escacs\"] tag", "added")
+                let problem = Message::new(
+                    DiagnosticKind::NoVariantTag,
+                    "no [Variant \"C'escacs\"] tag",
+                );
+                cx.warn_fixed(l, c, problem, "added")
             });
         }
         if self.movetext.has_moves && !self.movetext.last_move_ends {
             let mark = self.game.last_move;
             self.late(held, base, mark, |cx, l, c| {
-                cx.warn(l, c, "the last move has no end marker (: or #)")
+                let message = "the last move has no end marker (: or #)";
+                cx.warn(l, c, Message::new(DiagnosticKind::NoEndMarker, message))
             });
         }
         let tag = self.game.result_tag;

@@ -11,6 +11,7 @@
 //! an `Id` gets a `VariationPath` tag.
 
 use super::Layout;
+use crate::diag::Message;
 use crate::grammar::model::{Check, HalfMove, Outcome};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
@@ -301,10 +302,12 @@ impl Split {
                 let coherent = fault.is_none();
                 if let Some((mv, e)) = fault {
                     let path = self.path_text(i as u32);
+                    let message = incoherent(mv, &e);
+                    let text = format!("variation {path}: {message}");
                     cx.error_in_variation(
                         mv.line,
                         u64::from(mv.column),
-                        format!("variation {path}: {}", incoherent(mv, &e)),
+                        Message::new(message.kind, text),
                     );
                     self.failed.push(i as u32);
                 }
