@@ -50,11 +50,134 @@ pub struct Pos {
     pub offset: u64,
 }
 
+/// What a diagnostic is about, named where its message is made: the
+/// command line counts alike diagnostics by it, and after a few of one kind
+/// in an input says how many more there were instead of printing them.
+///
+/// ```
+/// use ctlpgn_filter::{DiagnosticKind, Filter};
+/// let (_, d, _) = Filter::default().filter_bytes(b"[Variant \"C'escacs\"]\n1. e4 e5\n");
+/// assert_eq!(d[0].kind, DiagnosticKind::StandardChess);
+/// assert_eq!(d[0].kind.name(), "standard-chess PGN");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// Any other fault.
+    #[default]
+    Other,
+    /// Standard-chess PGN (SAN moves, `1-0`, `O-O`, `;` comments).
+    StandardChess,
+    /// Bytes that are not UTF-8 (Latin-1, Windows-1252, UTF-16 text).
+    Encoding,
+    /// A tag line that is not `[Name "value"]`.
+    TagSyntax,
+    /// A word where a half-move stands that is not one.
+    MoveSyntax,
+    /// A half-move that the board does not allow (`--verify`).
+    Incoherent,
+    /// A game without `[Variant "C'escacs"]` (the tag is added).
+    NoVariantTag,
+    /// A last move without `:` or `#`.
+    NoEndMarker,
+    /// A letter that `[Redefine]` does not allow.
+    Redefine,
+}
+
+impl DiagnosticKind {
+    /// The kind's name in messages: `"standard-chess PGN" errors`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DiagnosticKind::Other => "other",
+            DiagnosticKind::StandardChess => "standard-chess PGN",
+            DiagnosticKind::Encoding => "encoding",
+            DiagnosticKind::TagSyntax => "tag syntax",
+            DiagnosticKind::MoveSyntax => "move syntax",
+            DiagnosticKind::Incoherent => "incoherent move",
+            DiagnosticKind::NoVariantTag => "no Variant tag",
+            DiagnosticKind::NoEndMarker => "no end marker",
+            DiagnosticKind::Redefine => "Redefine",
+        }
+    }
+}
+
+/// A diagnostic's text and its kind, as made where the fault is found.
+/// Plain text (a `String`, a `&str`, `format_args!`) is of kind
+/// [`DiagnosticKind::Other`].
+///
+/// ```
+/// use ctlpgn_filter::{DiagnosticKind, Message};
+/// let m = Message::new(DiagnosticKind::MoveSyntax, "a hex is missing");
+/// assert_eq!(m.to_string(), "a hex is missing");
+/// assert_eq!(Message::from("too long").kind, DiagnosticKind::Other);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// What the message is about.
+    pub kind: DiagnosticKind,
+    /// The message.
+    pub text: String,
+}
+
+impl Message {
+    /// A message of `kind`.
+    pub fn new(kind: DiagnosticKind, text: impl Into<String>) -> Message {
+        Message {
+            kind,
+            text: text.into(),
+        }
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl From<String> for Message {
+    fn from(text: String) -> Message {
+        Message::new(DiagnosticKind::Other, text)
+    }
+}
+
+impl From<&str> for Message {
+    fn from(text: &str) -> Message {
+        Message::new(DiagnosticKind::Other, text)
+    }
+}
+
+impl From<&String> for Message {
+    fn from(text: &String) -> Message {
+        Message::new(DiagnosticKind::Other, text.as_str())
+    }
+}
+
+impl From<std::borrow::Cow<'_, str>> for Message {
+    fn from(text: std::borrow::Cow<'_, str>) -> Message {
+        Message::new(DiagnosticKind::Other, text)
+    }
+}
+
+impl From<Box<str>> for Message {
+    fn from(text: Box<str>) -> Message {
+        Message::new(DiagnosticKind::Other, text)
+    }
+}
+
+impl From<fmt::Arguments<'_>> for Message {
+    fn from(text: fmt::Arguments<'_>) -> Message {
+        Message::new(DiagnosticKind::Other, text.to_string())
+    }
+}
+
 /// One message about the input, with its position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
+    /// What it is about.
+    pub kind: DiagnosticKind,
     /// 1-based line of the input.
     pub line: u64,
     /// 1-based column, counted in characters.
@@ -73,9 +196,10 @@ impl Diagnostic {
     /// Renders the diagnostic for a human: header, source line, caret.
     ///
     /// ```
-    /// use ctlpgn_filter::{Diagnostic, Severity};
+    /// use ctlpgn_filter::{Diagnostic, DiagnosticKind, Severity};
     /// let d = Diagnostic {
     ///     severity: Severity::Error,
+    ///     kind: DiagnosticKind::MoveSyntax,
     ///     line: 2,
     ///     column: 7,
     ///     message: "the letter x is not a capture sign in CTL-AN: write × or *".into(),
@@ -198,7 +322,6 @@ impl fmt::Display for Diagnostic {
 /// How many characters of a long source line are shown.
 pub(crate) const WINDOW: usize = 100;
 
-
 /// How many characters the UTF-8 `bytes` hold: the bytes that start one,
 /// that is all but the continuation bytes (`10xxxxxx`), counted eight at
 /// a time.
@@ -246,6 +369,7 @@ mod tests {
     fn render_puts_the_caret_under_the_fault() {
         let d = Diagnostic {
             severity: Severity::Error,
+            kind: DiagnosticKind::Other,
             line: 3,
             column: 5,
             message: "bad".into(),
@@ -258,6 +382,7 @@ mod tests {
     fn error_at(column: u64, source: &str) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
+            kind: DiagnosticKind::Other,
             line: 1,
             column,
             message: "bad".into(),
@@ -419,6 +544,7 @@ mod excerpt_tests {
         let (text, first) = excerpt(line.as_bytes(), 500, 501);
         let d = Diagnostic {
             severity: Severity::Error,
+            kind: DiagnosticKind::Other,
             line: 1,
             column: 501,
             message: "m".into(),
@@ -430,5 +556,264 @@ mod excerpt_tests {
         let caret = lines[2].chars().position(|c| c == '^').unwrap();
         assert_eq!(lines[1].chars().nth(caret), Some('X'));
         assert!(lines[1].contains('…'));
+    }
+}
+
+// ───────────────────────────── encodings ─────────────────────────────
+
+/// The message for the byte `bytes[i]`, which is not UTF-8, at stream
+/// offset `offset`: the byte and its offset, and, when the text around it
+/// reads as another encoding, that encoding and the command that converts
+/// the file (`iconv -f latin1 -t utf-8`).
+///
+/// `bytes` holds the line around the byte (more is fine: only the line is
+/// looked at, and at most a few hundred bytes each side of the byte).
+pub(crate) fn invalid_utf8(bytes: &[u8], i: usize, offset: u64) -> Message {
+    let byte = bytes[i];
+    let mut text = format!("invalid UTF-8: byte 0x{byte:02X} at byte offset {offset} of the input");
+    if offset == i as u64 && i <= 1 {
+        if let Some(utf16) = utf16_bom(bytes) {
+            text += &format!(
+                ": the input is {utf16} text (it starts with that byte order mark): \
+                 convert it with iconv -f {utf16} -t utf-8"
+            );
+            return Message::new(DiagnosticKind::Encoding, text);
+        }
+    }
+    let (from, to) = line_around(bytes, i);
+    if let Some(legacy) = legacy_encoding(&bytes[from..to]) {
+        if let Some(c) = legacy.char_of(byte) {
+            text += &format!(" ('{c}' in {})", legacy.short_name());
+        }
+        text += &format!(
+            ": the text seems to be {}, not UTF-8: convert the file with iconv -f {} -t utf-8",
+            legacy.name(),
+            legacy.iconv()
+        );
+    }
+    Message::new(DiagnosticKind::Encoding, text)
+}
+
+/// The bounds of the line that byte `i` is on, at most [`LINE_REACH`]
+/// bytes each side of it.
+fn line_around(bytes: &[u8], i: usize) -> (usize, usize) {
+    let lo = i.saturating_sub(LINE_REACH);
+    let hi = (i + LINE_REACH).min(bytes.len());
+    let from = memchr::memrchr(b'\n', &bytes[lo..i]).map_or(lo, |n| lo + n + 1);
+    let to = memchr::memchr(b'\n', &bytes[i..hi]).map_or(hi, |n| i + n);
+    (from, to)
+}
+
+/// How far each side of a byte not UTF-8 its line is looked at.
+const LINE_REACH: usize = 512;
+
+/// `UTF-16LE` or `UTF-16BE` when `bytes` starts with its byte order mark
+/// (`UTF-32LE` for FF FE 00 00).
+pub(crate) fn utf16_bom(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0xFF, 0xFE, 0, 0, ..] => Some("UTF-32LE"),
+        [0xFF, 0xFE, ..] => Some("UTF-16LE"),
+        [0xFE, 0xFF, ..] => Some("UTF-16BE"),
+        _ => None,
+    }
+}
+
+/// An 8-bit encoding that text which is not UTF-8 may be in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Legacy {
+    /// ISO 8859-1: bytes 0xA0 to 0xFF are letters and signs.
+    Latin1,
+    /// Windows-1252: Latin-1, and in 0x80 to 0x9F the typographic quotes,
+    /// dashes, `€`, `…` and a few letters.
+    Windows1252,
+}
+
+/// The characters of Windows-1252 at 0x80 to 0x9F (`None` where it has none).
+const CP1252_HIGH: [Option<char>; 32] = [
+    Some('€'),
+    None,
+    Some('‚'),
+    Some('ƒ'),
+    Some('„'),
+    Some('…'),
+    Some('†'),
+    Some('‡'),
+    Some('ˆ'),
+    Some('‰'),
+    Some('Š'),
+    Some('‹'),
+    Some('Œ'),
+    None,
+    Some('Ž'),
+    None,
+    None,
+    Some('‘'),
+    Some('’'),
+    Some('“'),
+    Some('”'),
+    Some('•'),
+    Some('–'),
+    Some('—'),
+    Some('˜'),
+    Some('™'),
+    Some('š'),
+    Some('›'),
+    Some('œ'),
+    None,
+    Some('ž'),
+    Some('Ÿ'),
+];
+
+impl Legacy {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Legacy::Latin1 => "Latin-1 (ISO 8859-1)",
+            Legacy::Windows1252 => "Windows-1252",
+        }
+    }
+
+    fn short_name(self) -> &'static str {
+        match self {
+            Legacy::Latin1 => "Latin-1",
+            Legacy::Windows1252 => "Windows-1252",
+        }
+    }
+
+    /// The encoding's name for `iconv -f`.
+    pub(crate) fn iconv(self) -> &'static str {
+        match self {
+            Legacy::Latin1 => "latin1",
+            Legacy::Windows1252 => "windows-1252",
+        }
+    }
+
+    /// The character `byte` stands for in this encoding, if one.
+    pub(crate) fn char_of(self, byte: u8) -> Option<char> {
+        match byte {
+            0x80..=0x9F if self == Legacy::Windows1252 => CP1252_HIGH[usize::from(byte - 0x80)],
+            0x80..=0x9F => None,
+            _ => Some(char::from(byte)),
+        }
+    }
+}
+
+/// Whether `line`, which is not UTF-8, reads as Latin-1 or Windows-1252
+/// text: no character in it is written in UTF-8 (a line that mixes the
+/// two is no one file's encoding), and every byte above 0x7F is a
+/// character of Windows-1252, a letter (`ç`, `é`) not next to a digit (a
+/// lone byte inside a move or a number is no text). Latin-1 when none is in 0x80 to 0x9F (there Latin-1 has
+/// only control codes), else Windows-1252.
+pub(crate) fn legacy_encoding(line: &[u8]) -> Option<Legacy> {
+    let mut legacy = None;
+    let mut i = 0;
+    let digit = |j: Option<usize>| j.and_then(|j| line.get(j)).is_some_and(u8::is_ascii_digit);
+    while let Some(n) = line[i..].iter().position(|&b| b >= 0x80) {
+        i += n;
+        let b = line[i];
+        if utf8_char_len(&line[i..]).is_some() {
+            // A character in UTF-8: the line is not all in another encoding.
+            return None;
+        }
+        match b {
+            // Signs: ° « » ¿ ¡ × ÷ and the like.
+            0xA0..=0xBF | 0xD7 | 0xF7 => {}
+            // Letters, not among digits.
+            0xC0..=0xFF if digit(i.checked_sub(1)) || digit(Some(i + 1)) => return None,
+            0xC0..=0xFF => {}
+            0x80..=0x9F if CP1252_HIGH[usize::from(b - 0x80)].is_some() => {
+                legacy = Some(Legacy::Windows1252)
+            }
+            _ => return None,
+        }
+        legacy.get_or_insert(Legacy::Latin1);
+        i += 1;
+    }
+    legacy
+}
+
+/// The length of the UTF-8 character that `bytes` starts with, if it
+/// starts with a whole one of two bytes or more.
+fn utf8_char_len(bytes: &[u8]) -> Option<usize> {
+    let len = match bytes.first()? {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    std::str::from_utf8(bytes.get(..len)?).ok().map(|_| len)
+}
+
+#[cfg(test)]
+mod encoding_tests {
+    use super::*;
+
+    #[test]
+    fn latin1_text_is_named_with_the_fix() {
+        let line = b"[White \"Fran\xE7ois\"]";
+        assert_eq!(legacy_encoding(line), Some(Legacy::Latin1));
+        let m = invalid_utf8(line, 12, 40);
+        assert_eq!(m.kind, DiagnosticKind::Encoding);
+        assert_eq!(
+            m.text,
+            "invalid UTF-8: byte 0xE7 at byte offset 40 of the input ('ç' in Latin-1): the \
+             text seems to be Latin-1 (ISO 8859-1), not UTF-8: convert the file with \
+             iconv -f latin1 -t utf-8"
+        );
+    }
+
+    #[test]
+    fn windows_1252_quotes_name_windows_1252() {
+        let line = b"{ the \x93best\x94 move } 1. E7-E13 \xE9";
+        assert_eq!(legacy_encoding(line), Some(Legacy::Windows1252));
+        let m = invalid_utf8(line, 6, 6).text;
+        assert!(m.contains("('“' in Windows-1252)"), "{m}");
+        assert!(m.ends_with("iconv -f windows-1252 -t utf-8"), "{m}");
+    }
+
+    #[test]
+    fn only_the_line_of_the_byte_counts() {
+        // UTF-8 on another line does not make this one mixed.
+        let text = "é on a line before\n"
+            .as_bytes()
+            .iter()
+            .chain(b"Fran\xE7ois")
+            .copied();
+        let text: Vec<u8> = text.collect();
+        let i = text.iter().position(|&b| b == 0xE7).unwrap();
+        assert!(invalid_utf8(&text, i, i as u64).text.contains("Latin-1"));
+    }
+
+    #[test]
+    fn a_line_mixing_utf8_and_other_bytes_is_not_named() {
+        let line = "Müller et Fran".bytes().chain([0xE7]).collect::<Vec<u8>>();
+        assert_eq!(legacy_encoding(&line), None);
+        assert_eq!(
+            invalid_utf8(&line, line.len() - 1, 9).text,
+            "invalid UTF-8: byte 0xE7 at byte offset 9 of the input"
+        );
+    }
+
+    #[test]
+    fn bytes_no_8_bit_text_holds_are_not_named() {
+        // 0x81 is no character of Windows-1252; a lone continuation byte
+        // among 0x80-0x9F neither, when undefined.
+        assert_eq!(legacy_encoding(b"a\x81b"), None);
+        assert_eq!(legacy_encoding(b"a\x8Db"), None);
+        // Plain ASCII is no other encoding either.
+        assert_eq!(legacy_encoding(b"abc"), None);
+        // A letter byte next to a digit is no word's letter.
+        assert_eq!(legacy_encoding(b"1. E7-E13, E21\xFF-E15:"), None);
+        assert_eq!(
+            legacy_encoding(b"\xC9lise, \xE0 1 \xB0C"),
+            Some(Legacy::Latin1)
+        );
+    }
+
+    #[test]
+    fn a_utf16_byte_order_mark_is_named() {
+        let m = invalid_utf8(b"\xFF\xFE[\0V\0", 0, 0).text;
+        assert!(m.ends_with("the input is UTF-16LE text (it starts with that byte order mark): convert it with iconv -f UTF-16LE -t utf-8"), "{m}");
+        assert_eq!(utf16_bom(b"\xFE\xFF\0["), Some("UTF-16BE"));
+        assert_eq!(utf16_bom(b"\xEF\xBB\xBF["), None);
     }
 }

@@ -292,6 +292,8 @@ impl FilterBuilder {
     /// The filter.
     pub fn build(self) -> Filter {
         let on = |name: &str| !self.skip.contains(&name);
+        // Variation games end after the passes: the writer replays them.
+        let hook = self.verify.as_ref().and_then(Verify::game_end_hook);
         let chain = Chain {
             redefine: on("redefine").then(|| Slot::new(UndoRedefine)),
             fan: on("fan").then(|| Slot::new(FanToLetters::default())),
@@ -312,7 +314,7 @@ impl FilterBuilder {
             fail_fast: self.fail_fast,
             fix_result: self.fix_result,
             cx: Context::strict(self.strict),
-            writer: Writer::new(self.format, self.split_variations),
+            writer: Writer::new(self.format, self.split_variations, hook),
         }
     }
 }

@@ -41,7 +41,7 @@ mod write;
 pub use write::{Format, VARIATION_PATH_TAG};
 
 pub use cut::{cut_at_games, Cuts};
-pub use diag::{Diagnostic, Pos, Severity};
+pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 pub use filter::{index_implementations, Filter, FilterBuilder, Origin, Report, PASS_NAMES};
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexError, COLUMNS};

@@ -19,6 +19,9 @@ use std::io::{self, Read, Write};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
+/// The most worker threads [`run_parallel`] starts.
+pub(crate) const MAX_JOBS: usize = 1024;
+
 /// Where a chunk may start: a line that starts with this.
 const CANDIDATE: &[u8] = b"\n[Variant \"";
 
@@ -220,11 +223,12 @@ fn read_chunk(
     (output, stop)
 }
 
-/// Filters `input` on `jobs` threads, each with a filter from `make`, and
-/// writes output, rejects and diagnostics in input order: the same bytes,
-/// diagnostics and counts as one thread. Memory is bounded by about
-/// `3 × jobs` chunks of `chunk_size` bytes, and the game longest to read
-/// again.
+/// Filters `input` on `jobs` threads (at most 1024: more are
+/// taken as that many), each with a filter from `make`, and writes output,
+/// rejects and diagnostics in input order: the same bytes, diagnostics and
+/// counts as one thread. Memory is bounded by about `3 × jobs` chunks of
+/// `chunk_size` bytes, and the game longest to read again. A thread that
+/// cannot be started is an error, before anything is read.
 ///
 /// ```
 /// use ctlpgn_filter::{run_parallel, Filter};
@@ -247,16 +251,16 @@ pub fn run_parallel<'a>(
     rejects: Option<&'a mut dyn Write>,
     on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
 ) -> io::Result<Report> {
-    let jobs = jobs.max(1);
+    let jobs = jobs.clamp(1, MAX_JOBS);
     let keep_rejects = rejects.is_some();
     std::thread::scope(|scope| {
         let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(jobs);
         let work_rx = Arc::new(Mutex::new(work_rx));
         let (done_tx, done_rx) = mpsc::channel::<Done>();
-        for _ in 0..jobs {
+        for started in 0..jobs {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
-            scope.spawn(move || {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut filter = make();
                 loop {
                     let job = work_rx.lock().expect("a worker panicked").recv();
@@ -276,6 +280,18 @@ pub fn run_parallel<'a>(
                     }
                 }
             });
+            if let Err(e) = spawned {
+                // Nothing read yet; the workers started end as `work_tx` drops.
+                let why = e.to_string();
+                let why = why.split(" (os error").next().unwrap_or_default();
+                let n = started + 1;
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!(
+                        "cannot start worker thread {n} of {jobs}: {why}: ask for fewer threads"
+                    ),
+                ));
+            }
         }
         drop(done_tx);
         let mut merger = Merger {

@@ -14,7 +14,7 @@ use std::fmt;
 ///
 /// ```
 /// use ctlpgn_filter::{Hex, Pdtl, Side};
-/// let p = Pdtl::parse("/1:Dk/ w - - 0 1").unwrap();
+/// let p = Pdtl::parse("/27:1K/1:Dk/ w - - 0 1").unwrap();
 /// let king = p.piece(Hex::parse(b"G1").unwrap()).unwrap();
 /// assert_eq!((king.glyph.letter, king.side), (b'K', Side::Black));
 /// ```
@@ -80,7 +80,7 @@ impl std::ops::IndexMut<Hex> for Board {
 ///
 /// ```
 /// use ctlpgn_filter::{CastleMark, Pdtl};
-/// let p = Pdtl::parse("/1:DK/ w K- - 0 1").unwrap();
+/// let p = Pdtl::parse("/27:1k/1:DK/ w K- - 0 1").unwrap();
 /// assert!(matches!(p.castling(), [CastleMark::Piece(_), CastleMark::Moved]));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +95,7 @@ pub enum CastleMark {
 ///
 /// ```
 /// use ctlpgn_filter::{EnPassant, Hex, Pdtl};
-/// let p = Pdtl::parse("/1:DK/ b - G13@9-11 0 1").unwrap();
+/// let p = Pdtl::parse("/27:1k/1:DK/ b - G13@9-11 0 1").unwrap();
 /// assert_eq!(p.en_passant, EnPassant::Triple(Hex::parse(b"G13").unwrap(), 9, 11));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,11 +145,11 @@ impl EnPassant {
 /// ```
 /// use ctlpgn_filter::{Pdtl, Side};
 /// // The spec's continuation example: five fields, no move number.
-/// let p = Pdtl::parse("/1:DK/0:V/ b KRrkr - 2").unwrap();
+/// let p = Pdtl::parse("/27:1k/1:DK/0:V/ b KRrkr - 2").unwrap();
 /// assert_eq!((p.turn, p.halfmove, p.number), (Side::Black, 2, None));
 /// let mut out = Vec::new();
 /// p.write_to(&mut out);
-/// assert_eq!(out, b"/1:DK/0:V/ b KRrkr - 2 ?");
+/// assert_eq!(out, b"/27:1k/1:DK/0:V/ b KRrkr - 2 ?");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pdtl {
@@ -203,8 +203,8 @@ fn fail<T>(offset: usize, message: impl Into<String>) -> Result<T, PdtlError> {
 ///
 /// ```
 /// use ctlpgn_filter::Pdtl;
-/// let (_, warnings) = Pdtl::parse_with_warnings("/1:DK/ w KR -").unwrap();
-/// assert_eq!(warnings[0].offset, 13);
+/// let (_, warnings) = Pdtl::parse_with_warnings("/27:1k/1:DK/ w KR -").unwrap();
+/// assert_eq!(warnings[0].offset, 19);
 /// assert_eq!(
 ///     warnings[0].to_string(),
 ///     "PDTL: no halfmove clock and no move number (four fields, as the author's program saves them): written 0 ?"
@@ -311,17 +311,17 @@ impl Pdtl {
     ///
     /// ```
     /// use ctlpgn_filter::Pdtl;
-    /// let (p, warnings) = Pdtl::parse_with_warnings("/1:DK/5:P5/ b - P@E9[E11] 0 3").unwrap();
+    /// let (p, warnings) = Pdtl::parse_with_warnings("/27:1k/1:DK/5:P5/ b - P@E9[E11] 0 3").unwrap();
     /// let mut out = Vec::new();
     /// p.write_to(&mut out);
-    /// assert_eq!(out, b"/5:P5/1:DK/ b - E11@9 0 3");
+    /// assert_eq!(out, b"/27:1k/5:P5/1:DK/ b - E11@9 0 3");
     /// let found: Vec<(usize, &str, &str)> = warnings
     ///     .iter()
     ///     .map(|w| (w.offset, w.message.as_str(), w.fix.as_str()))
     ///     .collect();
     /// assert_eq!(found, [
-    ///     (6, "lines are written from 28 down to 0: line 5 comes after line 1", "written in order"),
-    ///     (16, "en passant field P@E9[E11] (the author's program's form: the capture hex, then the pawn's hex in brackets)", "written E11@9"),
+    ///     (12, "lines are written from 28 down to 0: line 5 comes after line 1", "written in order"),
+    ///     (22, "en passant field P@E9[E11] (the author's program's form: the capture hex, then the pawn's hex in brackets)", "written E11@9"),
     /// ]);
     /// ```
     pub fn parse_with_warnings(value: &str) -> Result<(Pdtl, Vec<PdtlWarning>), PdtlError> {
@@ -430,6 +430,9 @@ impl Pdtl {
                 );
             }
             i += 1; // the closing slash
+        }
+        if let Some(message) = missing_kings(kings) {
+            return fail(0, message);
         }
         if let Some((at, line, before)) = disorder {
             note(
@@ -657,6 +660,20 @@ fn write_piece(p: Piece, out: &mut Vec<u8>) {
         Some(_) => p.glyph.write_to(out),
         None if p.side == Side::Black => out.push(p.glyph.letter.to_ascii_lowercase()),
         None => out.push(p.glyph.letter),
+    }
+}
+
+/// What a position lacks when it has no king of a side (`kings`: White's
+/// and Black's count): a C'escacs position has one king a side, as it has
+/// no more than one (two of a colour fail where the second is read).
+fn missing_kings(kings: [u8; 2]) -> Option<&'static str> {
+    match kings {
+        [0, 0] => {
+            Some("the position has no king: each side has one; place White's (K) and Black's (k)")
+        }
+        [0, _] => Some("the position has no White king: each side has one; place White's (K)"),
+        [_, 0] => Some("the position has no Black king: each side has one; place Black's (k)"),
+        _ => None,
     }
 }
 
@@ -906,29 +923,32 @@ mod tests {
     #[test]
     fn en_passant_forms() {
         for ep in ["F14", "G15@13", "G13@9-11"] {
-            let s = format!("/0:V/ w - {ep} 0 1");
+            let s = format!("/27:1k/1:1K/0:V/ w - {ep} 0 1");
             assert_eq!(round_trip(&s), s);
         }
         assert_eq!(
-            round_trip("/0:V/ w - G13@9‐11 0 1"),
-            "/0:V/ w - G13@9-11 0 1"
+            round_trip("/27:1k/1:1K/0:V/ w - G13@9‐11 0 1"),
+            "/27:1k/1:1K/0:V/ w - G13@9-11 0 1"
         );
     }
 
     #[test]
     fn en_passant_lines_are_on_the_board() {
-        assert!(Pdtl::parse("/0:V/ w - G15@300 0 1").is_err());
-        assert!(Pdtl::parse("/0:V/ w - G13@9-30 0 1").is_err());
+        assert!(Pdtl::parse("/27:1k/1:1K/0:V/ w - G15@300 0 1").is_err());
+        assert!(Pdtl::parse("/27:1k/1:1K/0:V/ w - G13@9-30 0 1").is_err());
     }
 
     #[test]
     fn castling_forms() {
         for c in ["RKRrkr", "KRrkr", "Kk", "-", "--", "RK-", "-kr"] {
-            let s = format!("/0:V/ w {c} - 0 1");
+            let s = format!("/27:1k/1:1K/0:V/ w {c} - 0 1");
             assert_eq!(round_trip(&s), s, "{c}");
         }
-        assert_eq!(round_trip("/0:V/ w ‐‐ - 0 1"), "/0:V/ w -- - 0 1");
-        assert!(Pdtl::parse("/0:V/ w RRK - 0 1").is_err());
+        assert_eq!(
+            round_trip("/27:1k/1:1K/0:V/ w ‐‐ - 0 1"),
+            "/27:1k/1:1K/0:V/ w -- - 0 1"
+        );
+        assert!(Pdtl::parse("/27:1k/1:1K/0:V/ w RRK - 0 1").is_err());
     }
 
     fn error(s: &str) -> PdtlError {
@@ -963,8 +983,8 @@ mod tests {
     fn numbers_too_long_to_read_are_errors() {
         for f in [
             "/99999999999:K/ w - - 0 1",
-            "/1:DK/ w - - 99999999999 1",
-            "/1:DK/ w - - 0 99999999999",
+            "/27:1k/1:DK/ w - - 99999999999 1",
+            "/27:1k/1:DK/ w - - 0 99999999999",
         ] {
             assert!(Pdtl::parse(f).is_err(), "{f}");
         }
@@ -980,6 +1000,35 @@ mod tests {
     #[test]
     fn two_kings_of_one_colour() {
         assert_eq!(error("/1:KK/ w - - 0 1").message, "two White kings");
+    }
+
+    /// Not a C'escacs position: an error at the value's start, naming the
+    /// king that is missing.
+    #[test]
+    fn a_position_without_a_king_is_an_error_naming_the_missing_king() {
+        for (value, message) in [
+            (
+                "/27:1k/3:R3/ w - - 0 1",
+                "the position has no White king: each side has one; place White's (K)",
+            ),
+            (
+                "/3:R3/1:1K/ w K - 0 1",
+                "the position has no Black king: each side has one; place Black's (k)",
+            ),
+            (
+                "/0:V/ w - - 0 1",
+                "the position has no king: each side has one; place White's (K) and Black's (k)",
+            ),
+            // A figurine king counts as one.
+            (
+                "/27:1♚/3:R3/ w - - 0 1",
+                "the position has no White king: each side has one; place White's (K)",
+            ),
+        ] {
+            let e = error(value);
+            assert_eq!((e.offset, e.message.as_str()), (0, message), "{value}");
+        }
+        assert!(Pdtl::parse("/27:1♚/1:1♔/ w - - 0 1").is_ok());
     }
 
     /// The value written back, and the (offset, message) of each warning.
@@ -998,10 +1047,10 @@ mod tests {
     fn the_spec_forms_parse_without_a_warning() {
         for s in [
             INITIAL,
-            "/0:V/ w - F14 0 1",
-            "/0:V/ w - G15@13 0 ?",
-            "/0:V/ w - G13@9-11 3 12",
-            "/0:V/ w -- - 0 1",
+            "/27:1k/1:1K/0:V/ w - F14 0 1",
+            "/27:1k/1:1K/0:V/ w - G15@13 0 ?",
+            "/27:1k/1:1K/0:V/ w - G13@9-11 3 12",
+            "/27:1k/1:1K/0:V/ w -- - 0 1",
         ] {
             assert_eq!(normalised(s), (s.to_string(), vec![]), "{s}");
         }
@@ -1053,29 +1102,29 @@ mod tests {
                     .to_string()
             )]
         );
-        let (text, _) = normalised("/1:DK/ b kr F14");
-        assert_eq!(text, "/1:DK/ b kr F14 0 ?");
+        let (text, _) = normalised("/27:1k/1:DK/ b kr F14");
+        assert_eq!(text, "/27:1k/1:DK/ b kr F14 0 ?");
     }
 
     #[test]
     fn five_fields_and_the_programs_dash_are_an_unknown_move_number() {
-        let (text, warnings) = normalised("/1:DK/0:V/ b KRrkr - 2");
-        assert_eq!(text, "/1:DK/0:V/ b KRrkr - 2 ?");
+        let (text, warnings) = normalised("/27:1k/1:DK/0:V/ b KRrkr - 2");
+        assert_eq!(text, "/27:1k/1:DK/0:V/ b KRrkr - 2 ?");
         assert_eq!(
             warnings,
             [(
-                22,
+                28,
                 "no move number (five fields): written ?, the spec's unknown value".to_string()
             )]
         );
         // The program writes `-` for a move number it does not know.
-        let (text, warnings) = normalised("/1:DK/ w K - 3 -");
-        assert_eq!(text, "/1:DK/ w K - 3 ?");
+        let (text, warnings) = normalised("/27:1k/1:DK/ w K - 3 -");
+        assert_eq!(text, "/27:1k/1:DK/ w K - 3 ?");
         assert_eq!(warnings.len(), 1);
-        assert_eq!(warnings[0].0, 15);
-        let (text, warnings) = normalised("/1:DK/ w K - - 4");
-        assert_eq!(text, "/1:DK/ w K - 0 4");
-        assert_eq!(warnings[0].0, 13);
+        assert_eq!(warnings[0].0, 21);
+        let (text, warnings) = normalised("/27:1k/1:DK/ w K - - 4");
+        assert_eq!(text, "/27:1k/1:DK/ w K - 0 4");
+        assert_eq!(warnings[0].0, 19);
         assert!(warnings[0].1.starts_with("halfmove clock - "));
     }
 
@@ -1088,12 +1137,12 @@ mod tests {
             ("P@E19,17[E15]", "E15@17-19", "hexes"),
             ("P@D18[D16]", "D16@18", "hex"),
         ] {
-            let (text, warnings) = normalised(&format!("/1:DK/ w - {field} 0 9"));
-            assert_eq!(text, format!("/1:DK/ w - {spec} 0 9"));
+            let (text, warnings) = normalised(&format!("/27:1k/1:DK/ w - {field} 0 9"));
+            assert_eq!(text, format!("/27:1k/1:DK/ w - {spec} 0 9"));
             assert_eq!(
                 warnings,
                 [(
-                    11,
+                    17,
                     format!("en passant field {field} (the author's program's form: the capture {hexes}, then the pawn's hex in brackets): written {spec}")
                 )]
             );
@@ -1102,12 +1151,12 @@ mod tests {
 
     #[test]
     fn the_programs_scornful_form_is_written_as_the_hex_of_the_scornful_pawn() {
-        let (text, warnings) = normalised("/1:DK/ b - G13@F14 0 9");
-        assert_eq!(text, "/1:DK/ b - F14 0 9");
+        let (text, warnings) = normalised("/27:1k/1:DK/ b - G13@F14 0 9");
+        assert_eq!(text, "/27:1k/1:DK/ b - F14 0 9");
         assert_eq!(
             warnings,
             [(
-                11,
+                17,
                 "scornful field G13@F14 (the author's program's form: the capturing pawn's hex, then the scornful pawn's): written F14"
                     .to_string()
             )]
@@ -1116,12 +1165,12 @@ mod tests {
 
     #[test]
     fn descending_en_passant_lines_are_written_ascending() {
-        let (text, warnings) = normalised("/1:DK/ w - E15@19-17 0 9");
-        assert_eq!(text, "/1:DK/ w - E15@17-19 0 9");
+        let (text, warnings) = normalised("/27:1k/1:DK/ w - E15@19-17 0 9");
+        assert_eq!(text, "/27:1k/1:DK/ w - E15@17-19 0 9");
         assert_eq!(
             warnings,
             [(
-                11,
+                17,
                 "en passant lines are written in ascending order, not as E15@19-17: written E15@17-19"
                     .to_string()
             )]
@@ -1131,7 +1180,7 @@ mod tests {
     #[test]
     fn the_programs_castling_shorthand_is_kept() {
         for c in ["-", "kr", "KR", "RKRkr", "K"] {
-            let s = format!("/1:DK/ w {c} - 0 1");
+            let s = format!("/27:1k/1:DK/ w {c} - 0 1");
             assert_eq!(normalised(&s), (s.clone(), vec![]), "{c}");
         }
     }
@@ -1140,33 +1189,33 @@ mod tests {
     fn what_stays_ambiguous_is_an_error_inside_the_value() {
         for (value, offset, message) in [
             (
-                "/1:DK/ w - P@G9[E11] 0 1",
-                13,
+                "/27:1k/1:DK/ w - P@G9[E11] 0 1",
+                19,
                 "en passant field P@G9[E11]: the capture hex G9 is not on the pawn's column E",
             ),
             (
-                "/1:DK/ w - P@E11[E11] 0 1",
-                13,
+                "/27:1k/1:DK/ w - P@E11[E11] 0 1",
+                19,
                 "en passant field P@E11[E11]: the capture hexes are the hexes the pawn passed, not its own, each once",
             ),
             (
-                "/1:DK/ w - P@E9,x[E13] 0 1",
-                16,
+                "/27:1k/1:DK/ w - P@E9,x[E13] 0 1",
+                22,
                 "en passant field P@E9,x[E13]: after the comma, a line number",
             ),
             (
-                "/1:DK/ w - P@E9 0 1",
-                11,
+                "/27:1k/1:DK/ w - P@E9 0 1",
+                17,
                 "the author's program writes en passant as P@E9[E11] or P@E9,11[E13]: the capture hexes, then the pawn's hex in brackets",
             ),
             (
-                "/1:DK/ w - P@E9[Y11] 0 1",
-                16,
+                "/27:1k/1:DK/ w - P@E9[Y11] 0 1",
+                22,
                 "Y is not a column (columns are P T A B C D E F G H I K L X Z)",
             ),
             (
-                "/1:DK/ w - G13@F15 0 1",
-                15,
+                "/27:1k/1:DK/ w - G13@F15 0 1",
+                21,
                 "F15 is not on the board: column F has even lines 0-28",
             ),
         ] {

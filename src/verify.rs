@@ -2,13 +2,16 @@
 //! each game's main line is replayed on the 169 hexes, from the initial
 //! setup (White to move) or the game's PDTL, and every half-move must find
 //! what it names. The first half-move is the side to move's, and its number
-//! is the PDTL's (`N.` for a known number, `N?` for `?`); the piece it
-//! moves stands on its origin; a plain move lands on an empty hex; a
-//! capture finds the piece it names; `@` and `@@` find the pawn they take,
-//! `@@` exactly when it is taken on the first hex its triple move crossed;
-//! a promotion has its pawn on the last hex of the column; castling finds
-//! its king and rooks at home and its target hexes free. A PDTL castling
-//! field that claims a king or rook away from its home hex is a warning.
+//! is the PDTL's (`N.` for a known number, `1?` for `?`), or 1 without a
+//! PDTL; the piece it moves stands on its origin; a plain move lands on an
+//! empty hex; a capture finds the piece it names; `@` and `@@` are kept for
+//! what the last half-move left to take (the PDTL's en passant field): a
+//! pawn that passed the destination in a double or triple move (`@@`
+//! exactly on the first hex a triple move crossed), or one that made a
+//! scornful move to it; a promotion has its pawn on the last hex of the
+//! column; castling finds its king and rooks at home and its target hexes
+//! free. A PDTL castling field that claims a king or rook away from its
+//! home hex is a warning.
 //!
 //! No rule of play is checked: not how pieces move, not checks or mates,
 //! not castling rights, not whether a pawn may really take en passant.
@@ -27,14 +30,14 @@
 //! );
 //! ```
 
-use crate::diag::Pos;
+use crate::diag::{DiagnosticKind, Message, Pos};
 use crate::grammar::alphabet::standard_for;
 use crate::grammar::hex::Hex;
 use crate::grammar::model::{Action, Check, Glyph, HalfMove, Outcome, Sep, Side, STANDARD_LETTERS};
 use crate::passes::{Context, Flow, Interest, Pass};
 use crate::pdtl::{Board, CastleMark, EnPassant, Pdtl, Piece};
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The spec's initial setup, as a PDTL.
 pub const INITIAL_PDTL: &str = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ w RKRrkr - 0 1";
@@ -176,7 +179,7 @@ impl Position {
     /// ```
     /// use ctlpgn_filter::{Pdtl, Position};
     /// // The rook on C3 is the queen's rook: the field should say RK.
-    /// let pdtl = Pdtl::parse("/3:R3/1:DK/ w KR - 0 20").unwrap();
+    /// let pdtl = Pdtl::parse("/27:1k/3:R3/1:DK/ w KR - 0 20").unwrap();
     /// let (p, warnings) = Position::from_pdtl_with_warnings(&pdtl);
     /// assert_eq!(
     ///     warnings,
@@ -356,7 +359,7 @@ impl Position {
                 captured,
                 to,
                 promotion,
-            } => self.play_move(side, piece, from, sep, captured, to, promotion)?,
+            } => self.play_move(mv, piece, from, sep, captured, to, promotion)?,
             Action::Castling { prefix, suffix, .. } => self.castle(side, prefix, suffix)?,
             Action::ForcedPromotion { at, piece } => self.force_promotion(side, at, piece)?,
         }
@@ -522,10 +525,11 @@ impl Position {
         }
     }
 
+    /// Plays `mv`, an `Action::Move` whose fields follow it.
     #[allow(clippy::too_many_arguments)] // the fields of one `Action::Move`
     fn play_move(
         &mut self,
-        side: Side,
+        mv: &HalfMove,
         piece: Option<Glyph>,
         from: Hex,
         sep: Sep,
@@ -533,6 +537,7 @@ impl Position {
         to: Hex,
         promotion: Option<Option<Glyph>>,
     ) -> Result<(), Incoherence> {
+        let side = mv.side;
         if from == to {
             return Err(Incoherence::new("origin and destination are the same hex"));
         }
@@ -572,8 +577,17 @@ impl Position {
             Sep::At => {
                 pawn_capture("@")?;
                 if self.at(to).is_some() {
-                    // A scornful capture takes what stands on the destination.
+                    // A scornful capture takes the pawn that made a
+                    // scornful move to the destination on the last
+                    // half-move: the en passant field names its hex.
+                    // Anything else there is an ordinary capture's.
                     self.victim(side, to, victim_kind)?;
+                    if self.en_passant != EnPassant::Scornful(to) {
+                        return Err(Incoherence::new(format!(
+                            "@ is for en passant and scornful captures: write {}",
+                            written_as_capture(mv)
+                        )));
+                    }
                     Some(to)
                 } else {
                     Some(self.en_passant_victim(side, to, victim_kind, false)?)
@@ -639,7 +653,9 @@ impl Position {
     /// pawns of different sides were facing each other at G13 and G15 or
     /// at E13 and E15, and one pawn ... made a scornful move to F14".
     fn scornful(&self, side: Side, from: Hex, to: Hex) -> bool {
-        if from.column() == to.column() || from.line().abs_diff(to.line()) != 1 {
+        if from.column_index().abs_diff(to.column_index()) != 1
+            || from.line().abs_diff(to.line()) != 1
+        {
             return false;
         }
         let facing = if to.line() > from.line() {
@@ -749,6 +765,17 @@ impl fmt::Display for Position {
         self.to_pdtl().write_to(&mut out);
         f.write_str(&String::from_utf8_lossy(&out))
     }
+}
+
+/// `mv` written with the spec's capture sign `×` for its separator.
+fn written_as_capture(mv: &HalfMove) -> String {
+    let mut capture = *mv;
+    if let Action::Move { sep, .. } = &mut capture.action {
+        *sep = Sep::Capture { times: true };
+    }
+    let mut text = Vec::new();
+    capture.write_move(&mut text);
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// The standard letter of a glyph (alternative letters mapped, in case the
@@ -886,16 +913,17 @@ fn read_side(marks: &[CastleMark]) -> Unmoved {
 
 /// Reports `fault` as an error at `mv`: `move 7 (White) E7-E13: FAULT`.
 /// What to say of `mv`, incoherent as `fault` says.
-pub(crate) fn incoherent(mv: &HalfMove, fault: &Incoherence) -> String {
+pub(crate) fn incoherent(mv: &HalfMove, fault: &Incoherence) -> Message {
     let mut text = Vec::new();
     mv.write_move(&mut text);
-    format!(
+    let text = format!(
         "move {}{} ({}) {}: {fault}",
         mv.number,
         if mv.unknown_number { "?" } else { "" },
         mv.side,
         String::from_utf8_lossy(&text)
-    )
+    );
+    Message::new(DiagnosticKind::Incoherent, text)
 }
 
 /// One line of play replayed from the game's start (its PDTL, or the
@@ -920,14 +948,23 @@ impl Replay {
     }
 
     /// Why `mv`, about to be the first half-move, is not numbered as the
-    /// PDTL says: an error that leaves the board as it is, so the replay
-    /// can go on.
+    /// game's start says: the PDTL's move number, or 1 without a PDTL (the
+    /// initial setup). An error that leaves the board as it is, so the
+    /// replay can go on.
     pub fn numbering_fault(&self, mv: &HalfMove) -> Option<Incoherence> {
-        let first = self.half_moves == 0 && self.from_pdtl;
-        first
-            .then(|| numbering_fault(self.position.number, mv))
-            .flatten()
-            .map(Incoherence::new)
+        if self.half_moves != 0 {
+            return None;
+        }
+        let fault = if self.from_pdtl {
+            numbering_fault(self.position.number, mv)
+        } else {
+            // `1?` is move 1 all the same: the spec's way of writing a
+            // start whose number is not known.
+            (mv.number != 1).then(|| {
+                "a game without a PDTL starts at move 1: add a PDTL or number from 1".to_string()
+            })
+        };
+        fault.map(Incoherence::new)
     }
 
     /// Plays `mv`, or says why it does not fit (the position is left as it was).
@@ -959,7 +996,9 @@ fn initial_with_black_to_move() -> String {
 
 /// Why the first half-move's number disagrees with the PDTL's move number
 /// (`pdtl`, `None` for `?`): a known number is written `N.` with the same
-/// N; `?` agrees with any `N?`.
+/// N; `?` is written `1?`, as the spec starts a record whose first number
+/// is not known: "start with one, but end the number one with a question
+/// mark".
 fn numbering_fault(pdtl: Option<u32>, mv: &HalfMove) -> Option<String> {
     let (n, unknown) = (mv.number, mv.unknown_number);
     match pdtl {
@@ -970,7 +1009,10 @@ fn numbering_fault(pdtl: Option<u32>, mv: &HalfMove) -> Option<String> {
             "the PDTL gives the move number {p}, and the first move is numbered {n}: number it {p}., or change the PDTL's number"
         )),
         None if !unknown => Some(format!(
-            "the PDTL's move number is ? (unknown), and the first move is numbered {n}.: number it {n}? or give the PDTL the number {n}"
+            "the PDTL's move number is ? (unknown), and the first move is numbered {n}.: number it 1? or give the PDTL the number {n}"
+        )),
+        None if n != 1 => Some(format!(
+            "the PDTL's move number is ? (unknown), and the first move is numbered {n}?: number it 1? (the spec starts an unknown number at one), or give the PDTL the number {n} and number it {n}."
         )),
         _ => None,
     }
@@ -989,22 +1031,43 @@ fn numbering_fault(pdtl: Option<u32>, mv: &HalfMove) -> Option<String> {
 /// f.filter_bytes(b"1. E7-E13:\n");
 /// assert!(last.lock().unwrap().contains("/13:3P4/"));
 /// ```
+///
+/// With [`crate::FilterBuilder::verify`] and
+/// [`crate::FilterBuilder::split_variations`], each variation game that is
+/// replayed ends too, after its game, its `path` naming it:
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, Verify};
+/// use std::sync::{Arc, Mutex};
+/// let ends = Arc::new(Mutex::new(Vec::new()));
+/// let keep = Arc::clone(&ends);
+/// let verify = Verify::new().on_game_end(move |end| keep.lock().unwrap().push(end.path.to_vec()));
+/// let mut f = FilterBuilder::new().verify(verify).split_variations(true).build();
+/// f.filter_bytes(b"1. E7-E13, E21-E15 (1. ..., F20-F16) 2. F8-F12:\n");
+/// assert_eq!(*ends.lock().unwrap(), [vec![], vec![1]]);
+/// ```
 #[derive(Debug)]
 pub struct GameEnd<'a> {
-    /// The position after the last coherent main-line half-move: the final
-    /// position when `coherent`. `to_string()` writes it as a PDTL.
+    /// The position after the last coherent half-move of the line
+    /// replayed: the final position when `coherent`. `to_string()` writes
+    /// it as a PDTL.
     pub position: &'a Position,
-    /// Every main-line half-move was coherent.
+    /// Every half-move of the line was coherent.
     pub coherent: bool,
-    /// An error so far (from any pass or the reader) rejects the game.
-    /// Warnings that `--strict` turns into errors are not counted: that
-    /// happens after the passes.
+    /// An error so far (from any pass or the reader) rejects the game; a
+    /// variation game, when it does not replay. Warnings that `--strict`
+    /// turns into errors are not counted: that happens after the passes.
     pub rejected: bool,
-    /// Main-line half-moves played (the coherent ones).
+    /// Half-moves played (the coherent ones).
     pub half_moves: u32,
     /// The game's first line (see [`Context::game_start`]): the line
-    /// ndjson's `line` and the diagnostics about the whole game name too.
+    /// ndjson's `line` and the diagnostics about the whole game name too;
+    /// a variation game's is its game's.
     pub line: u64,
+    /// Empty for the game's main line; for a variation game
+    /// (`--split-variations`), its path, as its `Id` or `VariationPath`
+    /// tag and ndjson's `path` give it (`[0, 2]` is `0:2`).
+    pub path: &'a [u32],
 }
 
 /// What is known of a game's `#` move.
@@ -1018,6 +1081,26 @@ struct Mate {
 /// The callback of [`Verify::on_game_end`].
 type OnGameEnd = dyn FnMut(&GameEnd<'_>) + Send;
 
+/// The callback of [`Verify::on_game_end`], shared by the pass (a game's
+/// main line) and the writer (its variation games, replayed when they are
+/// planned, after the passes are done with the game).
+#[derive(Clone)]
+pub(crate) struct GameEndHook(Arc<Mutex<Box<OnGameEnd>>>);
+
+impl GameEndHook {
+    pub fn call(&self, end: &GameEnd<'_>) {
+        // A callback that panicked once is called on all the same.
+        let mut f = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        f(end);
+    }
+}
+
+impl fmt::Debug for GameEndHook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("GameEndHook")
+    }
+}
+
 /// The verify pass: replays each game's main line with [`Position`] and
 /// rejects the game at the first incoherent half-move, with a message like
 /// `move 17 (Black) GD26*L5: no piece at D26` at that half-move's position.
@@ -1028,7 +1111,7 @@ pub struct Verify {
     replay: Replay,
     coherent: bool,
     mate: Option<Mate>,
-    on_game_end: Option<Box<OnGameEnd>>,
+    on_game_end: Option<GameEndHook>,
 }
 
 impl Default for Verify {
@@ -1059,11 +1142,18 @@ impl Verify {
     }
 
     /// Calls `f` at the end of every game with its final position, e.g. to
-    /// print it as a PDTL (`--final-pdtl`). The pass lives inside the
+    /// print it as a PDTL (`--final-pdtl`), then, with
+    /// [`crate::FilterBuilder::split_variations`], at the end of each of
+    /// its variation games (see [`GameEnd`]). The pass lives inside the
     /// filter, so this is how the position gets out.
     pub fn on_game_end(mut self, f: impl FnMut(&GameEnd<'_>) + Send + 'static) -> Verify {
-        self.on_game_end = Some(Box::new(f));
+        self.on_game_end = Some(GameEndHook(Arc::new(Mutex::new(Box::new(f)))));
         self
+    }
+
+    /// The callback, for the writer to call at the end of variation games.
+    pub(crate) fn game_end_hook(&self) -> Option<GameEndHook> {
+        self.on_game_end.clone()
     }
 
     /// The position of the game being read (or the last one read).
@@ -1148,13 +1238,14 @@ impl Pass for Verify {
     }
 
     fn end_game(&mut self, cx: &mut Context) {
-        if let Some(f) = &mut self.on_game_end {
-            f(&GameEnd {
+        if let Some(hook) = &self.on_game_end {
+            hook.call(&GameEnd {
                 position: &self.replay.position,
                 coherent: self.coherent,
                 rejected: cx.has_error(),
                 half_moves: self.replay.half_moves,
                 line: cx.game_start.line,
+                path: &[],
             });
         }
     }
@@ -1225,7 +1316,7 @@ mod tests {
     fn pdtl_fields_round_trip_through_a_position() {
         for s in [
             "/27:1k/22:1P5/7:1p6/1:DK/ w -- - 0 40",
-            "/25:r3/3:R2R/1:1K/ b RKR- G15@13 7 12",
+            "/27:1k/25:r3/3:R2R/1:1K/ b RKR- G15@13 7 12",
             "/27:1k/25:r2r/3:3R/1:1K/ w KRrkr G13@9-11 0 3",
             "/27:1k/25:r3/1:1K/ w K- F14 3 ?",
         ] {
@@ -1236,8 +1327,8 @@ mod tests {
 
     #[test]
     fn alternative_letters_and_figurines_become_standard_letters() {
-        let p = Position::from_pdtl(&Pdtl::parse("/28:🩒/3:T3/1:QK/ b TK- - 0 1").unwrap());
-        assert_eq!(p.to_string(), "/28:v/3:R3/1:DK/ b RK- - 0 1");
+        let p = Position::from_pdtl(&Pdtl::parse("/28:🩒/27:1♚/3:T3/1:QK/ b TK- - 0 1").unwrap());
+        assert_eq!(p.to_string(), "/28:v/27:1k/3:R3/1:DK/ b RK- - 0 1");
     }
 
     #[test]
@@ -1358,17 +1449,56 @@ mod tests {
     }
 
     #[test]
-    fn a_scornful_capture_takes_the_pawn_on_the_destination() {
-        let p = after(&["E7-E13", "F20-F14", "E13@F14"]);
-        assert_eq!(at(&p, "F14"), Some((Side::White, 'P')));
+    fn a_scornful_capture_takes_the_pawn_that_stepped_to_the_destination() {
+        // The spec's F14: White's E13 faces Black's E15 and steps to F14.
+        let scornful = ["E7-E13", "E21-E15", "E13-F14"];
+        let p = after(&[&scornful[..], &["E15@F14"]].concat());
+        assert_eq!(at(&p, "F14"), Some((Side::Black, 'P')));
+        assert_eq!(at(&p, "E15"), None);
+        // A pawn that stands there otherwise is taken with ×: here F14
+        // made a triple move, and en passant takes on F16 or F18.
+        assert_eq!(
+            refusal(&["E7-E13", "F20-F14"], "E13@F14"),
+            "@ is for en passant and scornful captures: write E13×F14"
+        );
+        // Only on the half-move right after the scornful move.
+        assert_eq!(
+            refusal(
+                &[&scornful[..], &["NE25-C21", "EE5-E7"]].concat(),
+                "E15@F14"
+            ),
+            "@ is for en passant and scornful captures: write E15×F14"
+        );
+        // What is taken must be what the move names, whatever the sign.
         assert_eq!(
             refusal(&["E7-E13", "NE25-F14"], "E13@F14"),
             "F14 holds a Black knight (N), not a pawn (P)"
         );
         assert_eq!(
+            refusal(&["E7-E13", "NE25-F14"], "E13@NF14+"),
+            "@ is for en passant and scornful captures: write E13×NF14+"
+        );
+        assert_eq!(
             refusal(&["E7-E13", "F20-F14"], "JF6@F14"),
             "@ is a pawn's capture, and the piece moved is a bishop (J)"
         );
+    }
+
+    /// The spec's rare case: a scornful move that promotes (from column A
+    /// onto T22, T's last hex) is taken with `@` naming the promoted piece.
+    #[test]
+    fn a_scornful_pawn_that_promoted_is_taken_with_at_naming_its_piece() {
+        let pdtl = Pdtl::parse("/27:1k/23:p5/21:1P6/1:1K/ w -- - 0 30").unwrap();
+        let mut p = Position::from_pdtl(&pdtl);
+        p.play(&half_move(Side::White, 30, "A21-T22=D")).unwrap();
+        assert_eq!(p.en_passant(), EnPassant::Scornful(hex("T22")));
+        let e = p
+            .clone()
+            .play(&half_move(Side::Black, 30, "A23@T22"))
+            .unwrap_err();
+        assert_eq!(e.to_string(), "T22 holds a White queen (D), not a pawn (P)");
+        p.play(&half_move(Side::Black, 30, "A23@DT22")).unwrap();
+        assert_eq!(at(&p, "T22"), Some((Side::Black, 'P')));
     }
 
     #[test]
@@ -1595,7 +1725,12 @@ mod tests {
         for (pdtl, number, unknown, fault) in [
             (Some(7), 7, false, None),
             (None, 1, true, None),
-            (None, 20, true, None),
+            (
+                None,
+                20,
+                true,
+                Some("the PDTL's move number is ? (unknown), and the first move is numbered 20?: number it 1? (the spec starts an unknown number at one), or give the PDTL the number 20 and number it 20."),
+            ),
             (
                 Some(7),
                 8,

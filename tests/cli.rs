@@ -495,3 +495,115 @@ fn excerpts_show_control_bytes_escaped() {
     assert!(!err.contains('\x1b') && !err.contains('\x07'), "{err:?}");
     assert!(err.contains("E7-E13\\x1b]0;owned\\x07, E21-E15:"), "{err}");
 }
+
+#[test]
+fn short_help_is_a_summary_of_at_most_30_lines() {
+    let out = cmd().arg("-h").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        help.lines().count() <= 30,
+        "{} lines:\n{help}",
+        help.lines().count()
+    );
+    // One line per option shown, the rest left to --help.
+    assert!(help.contains("  -o, --output <FILE>"), "{help}");
+    assert!(!help.contains("--completions"), "{help}");
+    assert!(!help.contains("Exit status:"), "{help}");
+    assert!(help.contains("--help: every option in full"), "{help}");
+}
+
+#[test]
+fn long_help_is_wrapped_to_the_width_given() {
+    for width in [60, 80] {
+        let out = cmd()
+            .arg("--help")
+            .env("COLUMNS", width.to_string())
+            .output()
+            .unwrap();
+        let help = String::from_utf8(out.stdout).unwrap();
+        let widest = help.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= width, "{widest} > {width}:\n{help}");
+        // Everything is there: the options hidden from -h too.
+        assert!(help.contains("--completions") && help.contains("--all-diagnostics"));
+    }
+}
+
+#[test]
+fn jobs_0_is_one_per_core_and_huge_values_are_capped_with_a_warning() {
+    let input = GOOD.repeat(100);
+    let one = cmd()
+        .arg("-j1")
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    for jobs in ["0", "30000", "4294967296", "18446744073709551615"] {
+        let out = cmd()
+            .args(["--jobs", jobs, "--chunk-bytes", "64"])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "--jobs {jobs}");
+        assert_eq!(out.stdout, one.stdout, "--jobs {jobs}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        if jobs == "0" {
+            assert_eq!(err, "");
+        } else {
+            assert!(
+                err.starts_with(&format!("ctlpgn-filter: warning: --jobs {jobs}: using ")),
+                "{err}"
+            );
+            assert!(
+                err.contains("threads, 4 per core of this machine's"),
+                "{err}"
+            );
+        }
+    }
+    // -q silences the warning.
+    cmd()
+        .args(["-q", "--jobs", "30000"])
+        .write_stdin(GOOD)
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn check_counts_coherent_games_not_written_ones() {
+    let coherent = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+    let input = format!("{coherent}{BAD}");
+    let out = cmd().arg("--check").write_stdin(input).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.ends_with("ctlpgn-filter: 2 games read, 1 coherent, 1 rejected, 0 warnings\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cut_sizes_are_powers_of_1024() {
+    // 1K is 1024 bytes: a piece ends at the first game start at or past
+    // it, here after 31 games of 34 bytes (30 would make 1020).
+    let game = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+    assert_eq!(game.len(), 34);
+    let input = game.repeat(64);
+    for (size, first) in [
+        ("1K", 31),
+        ("1k", 31),
+        ("1KiB", 31),
+        ("1024", 31),
+        ("1000", 30),
+        ("2K", 61),
+    ] {
+        let out = cmd()
+            .args(["--cut", size])
+            .write_stdin(input.clone())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{size}");
+        let piece = out.stdout.iter().position(|&b| b == 0).unwrap();
+        assert_eq!(piece, first * game.len(), "{size}");
+    }
+}

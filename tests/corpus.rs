@@ -5,7 +5,26 @@ use ctlpgn_filter::{Filter, FilterBuilder};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-fn run(filter: &mut Filter, path: &Path) -> String {
+/// What filtering `path` gives, printed: the same on each of the reader's
+/// paths (the span path or the tokenizer alone, with each structural
+/// index this machine runs), which is checked here.
+fn run(make: impl Fn() -> FilterBuilder, path: &Path) -> String {
+    let printed = run_one(&mut make().build(), path);
+    for spans in [true, false] {
+        for index in ctlpgn_filter::index_implementations() {
+            let mut filter = make().spans(spans).index_implementation(index).build();
+            assert_eq!(
+                run_one(&mut filter, path),
+                printed,
+                "{}: spans {spans}, index {index}",
+                path.display()
+            );
+        }
+    }
+    printed
+}
+
+fn run_one(filter: &mut Filter, path: &Path) -> String {
     let input = std::fs::read(path).unwrap();
     let (out, diags, report) = filter.filter_bytes(&input);
     let name = path.file_name().unwrap().to_string_lossy();
@@ -40,8 +59,7 @@ fn corpus_snapshots() {
         omit_expression => true,
     }, {
         insta::glob!("../corpus", TOP_LEVEL_AND_ERRORS, |path| {
-            let mut filter = Filter::default();
-            insta::assert_snapshot!(run(&mut filter, path));
+            insta::assert_snapshot!(run(FilterBuilder::new, path));
         });
     });
 }
@@ -55,12 +73,13 @@ fn corpus_snapshots_keeping_everything() {
         omit_expression => true,
     }, {
         insta::glob!("../corpus", TOP_LEVEL_AND_ERRORS, |path| {
-            let mut filter = FilterBuilder::new()
-                .keep_comments(true)
-                .keep_variations(true)
-                .keep_ratings(true)
-                .build();
-            insta::assert_snapshot!(run(&mut filter, path));
+            let keep = || {
+                FilterBuilder::new()
+                    .keep_comments(true)
+                    .keep_variations(true)
+                    .keep_ratings(true)
+            };
+            insta::assert_snapshot!(run(keep, path));
         });
     });
 }
@@ -82,7 +101,7 @@ fn real_world_files(folder: &str) -> Vec<PathBuf> {
 /// One snapshot per folder of `corpus/real-world/`, named
 /// `<test>@<folder>`: each file under a line naming it, then what `run`
 /// gives for it with a fresh filter from `build`.
-fn real_world_snapshots(test: &str, build: impl Fn() -> Filter) {
+fn real_world_snapshots(test: &str, build: impl Fn() -> FilterBuilder) {
     insta::with_settings!({
         snapshot_path => "../snapshots/real-world",
         prepend_module_to_snapshot => false,
@@ -95,7 +114,7 @@ fn real_world_snapshots(test: &str, build: impl Fn() -> Filter) {
             for path in &files {
                 let name = path.file_name().unwrap().to_string_lossy();
                 writeln!(s, "=== {folder}/{name}").unwrap();
-                s += &run(&mut build(), path);
+                s += &run(&build, path);
                 s.push('\n');
             }
             insta::assert_snapshot!(format!("{test}@{folder}"), s);
@@ -106,7 +125,7 @@ fn real_world_snapshots(test: &str, build: impl Fn() -> Filter) {
 /// The author's published records (`corpus/real-world/`), filtered.
 #[test]
 fn real_world_records() {
-    real_world_snapshots("real_world_records", Filter::default);
+    real_world_snapshots("real_world_records", FilterBuilder::new);
 }
 
 /// The same records with every drop pass off.
@@ -117,7 +136,6 @@ fn real_world_records_keeping_everything() {
             .keep_comments(true)
             .keep_variations(true)
             .keep_ratings(true)
-            .build()
     });
 }
 

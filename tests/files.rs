@@ -352,7 +352,20 @@ fn a_failed_run_leaves_an_earlier_rejects_file_intact() {
 
 #[test]
 fn an_interrupted_run_leaves_no_temporary_file_and_the_target_as_it_was() {
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    // Every signal that ends the process and can be caught.
+    for signal in [
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGALRM,
+        libc::SIGUSR1,
+        libc::SIGUSR2,
+        libc::SIGVTALRM,
+        libc::SIGPROF,
+        libc::SIGXCPU,
+        libc::SIGXFSZ,
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("out.ctl-pgn");
         write(&target, "old");
@@ -380,7 +393,144 @@ fn an_interrupted_run_leaves_no_temporary_file_and_the_target_as_it_was() {
     }
 }
 
+#[test]
+fn a_file_size_limit_met_while_writing_leaves_no_temporary_file() {
+    // `ulimit -f`: the write past it raises SIGXFSZ.
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.ctl-pgn");
+    write(&target, "old");
+    let mut command = bin();
+    command
+        .arg("-o")
+        .arg(&target)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 4096,
+                rlim_max: 4096,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let mut child = command.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(GOOD.repeat(2000).as_bytes());
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "{status:?}");
+    assert_eq!(names(dir.path()), ["out.ctl-pgn"]);
+    assert_eq!(read(&target), "old");
+}
+
+#[test]
+fn a_worker_thread_that_cannot_start_is_an_error_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.ctl-pgn");
+    write(&input, &GOOD.repeat(100));
+    let target = dir.path().join("out.ctl-pgn");
+    let mut command = bin();
+    // Each thread asks for 1 GB of stack, in 3 GB of address space.
+    command
+        .args(["-j", "8", "--chunk-bytes", "64", "-o"])
+        .arg(&target)
+        .arg(&input)
+        .env("RUST_MIN_STACK", "1000000000");
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 3 << 30,
+                rlim_max: 3 << 30,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let out = command.output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.starts_with("ctlpgn-filter: --jobs 8: cannot start worker thread ")
+            && err.contains("ask for fewer threads"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(names(dir.path()), ["in.ctl-pgn"]);
+}
+
+#[test]
+fn output_into_a_missing_folder_names_the_path_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.ctl-pgn");
+    write(&input, GOOD);
+    let target = dir.path().join("missing/dir/out.pgn");
+    let out = cmd().arg("-o").arg(&target).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let folder = dir.path().join("missing/dir");
+    assert_eq!(
+        stderr_of(&out),
+        format!(
+            "ctlpgn-filter: {}: cannot write it: the folder {} does not exist (mkdir -p {} makes it)\n",
+            target.display(),
+            folder.display(),
+            folder.display()
+        )
+    );
+    // Through a file where a folder should be.
+    let target = input.join("out.pgn");
+    let out = cmd().arg("-o").arg(&target).arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr_of(&out);
+    assert!(
+        err.starts_with(&format!(
+            "ctlpgn-filter: {}: cannot write it: ",
+            target.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        !err.contains("os error") && !err.contains(".ctlpgn-filter-"),
+        "{err}"
+    );
+}
+
 // Folders
+
+#[test]
+fn a_folder_named_with_no_game_file_is_said_and_exits_2() {
+    let empty = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir().unwrap();
+    write(&other.path().join("notes.txt"), "no games");
+    write(&other.path().join(".hidden.pgn"), GOOD);
+    let good = tempfile::tempdir().unwrap();
+    write(&good.path().join("g.pgn"), GOOD);
+    for dir in [empty.path(), other.path()] {
+        let out = cmd().arg(dir).arg(good.path()).output().unwrap();
+        // Said, counted, status 2; the other inputs are still read.
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), GOOD_OUT);
+        assert_eq!(
+            stderr_of(&out),
+            format!(
+                "ctlpgn-filter: {}: no game file in this folder (.ctl-pgn or .pgn, compressed or \
+                 not, hidden ones aside): nothing read from it\n\
+                 ctlpgn-filter: 1 game read, 1 written, 0 rejected, 0 warnings; 1 folder without game files\n",
+                dir.display()
+            )
+        );
+    }
+}
 
 #[test]
 fn a_symlink_loop_under_out_dir_is_not_followed() {
@@ -424,7 +574,19 @@ fn follow_reads_a_linked_folder() {
     let elsewhere = tempfile::tempdir().unwrap();
     write(&elsewhere.path().join("game.pgn"), GOOD);
     std::os::unix::fs::symlink(elsewhere.path(), src.path().join("linked")).unwrap();
-    cmd().arg(src.path()).assert().success().stdout("");
+    // Without --follow the folder holds no game file: said, with the fix.
+    let out = cmd().arg(src.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr_of(&out).contains(
+            ": no game file in this folder (.ctl-pgn or .pgn, compressed or not, hidden ones \
+             aside): nothing read from it (1 symbolic link not followed: --follow reads what \
+             they lead to)"
+        ),
+        "{}",
+        stderr_of(&out)
+    );
     cmd()
         .arg("--follow")
         .arg(src.path())
@@ -502,19 +664,47 @@ fn out_dir_reads_extensions_in_any_case() {
 }
 
 #[test]
-fn out_dir_never_walks_its_own_output_folder() {
+fn out_dir_inside_a_folder_read_is_refused_before_anything_is_read() {
     let src = tempfile::tempdir().unwrap();
     write(&src.path().join("game.ctl-pgn"), GOOD);
-    let dst = src.path().join("clean");
-    for _ in 0..2 {
-        cmd()
+    write(&src.path().join("sub/other.ctl-pgn"), OTHER);
+    // The folder read itself, one in it, one not made yet under it.
+    for dst in ["", "sub", "clean", "clean/deeper"] {
+        let dst = src.path().join(dst);
+        let out = cmd()
             .arg("--out-dir")
             .arg(&dst)
             .arg(src.path())
-            .assert()
-            .success();
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", dst.display());
+        let err = stderr_of(&out);
+        assert!(
+            err.contains(&format!(
+                "--out-dir {} is inside {}, a folder being read",
+                dst.display(),
+                src.path().display()
+            )) && err.contains("name a folder outside"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
     }
-    assert_eq!(files_under(&dst), [Path::new("game.ctl-pgn")]);
+    assert_eq!(
+        files_under(src.path()),
+        [Path::new("game.ctl-pgn"), Path::new("sub/other.ctl-pgn")]
+    );
+    // A hidden folder inside is never walked: allowed.
+    let hidden = src.path().join(".clean");
+    cmd()
+        .arg("--out-dir")
+        .arg(&hidden)
+        .arg(src.path())
+        .assert()
+        .success();
+    assert_eq!(
+        files_under(&hidden),
+        [Path::new("game.ctl-pgn"), Path::new("sub/other.ctl-pgn")]
+    );
 }
 
 #[test]
@@ -553,12 +743,68 @@ fn a_folder_without_out_dir_is_read_recursively_in_order() {
 }
 
 #[test]
-fn an_output_file_inside_a_folder_read_is_not_read_again() {
+fn an_output_or_rejects_game_file_inside_a_folder_read_is_refused() {
+    let src = tempfile::tempdir().unwrap();
+    write(&src.path().join("game.ctl-pgn"), GOOD);
+    write(&src.path().join("keep-me.ctl-pgn"), OTHER);
+    write(&src.path().join("sub/a.pgn"), GOOD);
+    // An existing game file (its games would be read, then lost), a new
+    // one (the next run would read it), one in a folder below; compressed
+    // names too.
+    for name in [
+        "keep-me.ctl-pgn",
+        "all.ctl-pgn",
+        "sub/new.PGN",
+        "all.pgn.gz",
+    ] {
+        let target = src.path().join(name);
+        for option in ["-o", "--rejects"] {
+            let out = cmd()
+                .arg(option)
+                .arg(&target)
+                .arg(src.path())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{option} {name}");
+            let err = stderr_of(&out);
+            assert!(
+                err.contains(&format!(
+                    "{option} {} is a game file inside {}, a folder being read",
+                    target.display(),
+                    src.path().display()
+                )) && err.contains("write it outside"),
+                "{err}"
+            );
+            assert!(out.stdout.is_empty());
+        }
+    }
+    assert_eq!(read(&src.path().join("keep-me.ctl-pgn")), OTHER);
+    assert_eq!(
+        names(src.path()),
+        ["game.ctl-pgn", "keep-me.ctl-pgn", "sub"]
+    );
+    // A file that is no game file, or a hidden one, is never read: allowed.
+    for name in ["all.txt", ".all.ctl-pgn"] {
+        let all = src.path().join(name);
+        cmd().arg("-o").arg(&all).arg(src.path()).assert().success();
+        assert_eq!(read(&all), format!("{GOOD_OUT}{OTHER_OUT}{GOOD_OUT}"));
+    }
+}
+
+#[test]
+fn standard_output_redirected_into_a_folder_read_is_not_read() {
     let src = tempfile::tempdir().unwrap();
     write(&src.path().join("game.ctl-pgn"), GOOD);
     let all = src.path().join("all.ctl-pgn");
     for _ in 0..2 {
-        cmd().arg("-o").arg(&all).arg(src.path()).assert().success();
+        // As `ctlpgn-filter src/ > src/all.ctl-pgn`: the shell made it.
+        let file = std::fs::File::create(&all).unwrap();
+        bin()
+            .arg(src.path())
+            .stdout(file)
+            .status()
+            .map(|s| assert!(s.success()))
+            .unwrap();
     }
     assert_eq!(read(&all), GOOD_OUT);
 }

@@ -129,3 +129,160 @@ fn under_strict_a_warning_says_it_rejects_the_game() {
     let (_, _, err) = run(&["--strict"], &game("1. E7-E13"));
     assert!(err.contains("error: the last move has no end marker (: or #): rejected by --strict"));
 }
+
+/// A PDTL "describes a game situation with all its conditions": a position
+/// without a king describes none. Every PDTL is parsed, so the error comes
+/// with or without `--check`, and names the king that is missing.
+#[test]
+fn a_pdtl_describes_a_game_situation_and_a_position_without_a_king_is_none() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/errors/pdtl-missing-king.ctl-pgn"
+    );
+    let input = std::fs::read_to_string(path).unwrap();
+    let no = |line: u32, which: &str| {
+        format!("<stdin>:{line}:8: error: PDTL: the position has no {which}")
+    };
+    for args in [&[][..], &["--check"]] {
+        let (ok, _, err) = run(args, &input);
+        assert!(!ok, "{args:?}");
+        assert_eq!(
+            errors(&err),
+            [
+                no(10, "Black king: each side has one; place Black's (k)"),
+                no(17, "White king: each side has one; place White's (K)"),
+                no(
+                    24,
+                    "king: each side has one; place White's (K) and Black's (k)"
+                ),
+                no(32, "Black king: each side has one; place Black's (k)"),
+            ],
+            "{args:?}"
+        );
+        // --check says coherent, not written: it writes nothing.
+        let done = if args.is_empty() {
+            "2 written"
+        } else {
+            "2 coherent"
+        };
+        assert!(
+            err.contains(&format!("{done}, 4 rejected")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_tag_that_is_not_well_formed_says_what_is_wrong_where() {
+    for (tag, column, says) in [
+        (
+            r#"[Event "The "Big" one"]"#,
+            13,
+            r#"a quote inside the value of the tag Event must be escaped: write \""#,
+        ),
+        (
+            "[White Kasparov]",
+            8,
+            r#"the value of the tag White is not in quotes: write [White "Kasparov"]"#,
+        ),
+        (
+            r#"[Event "x""#,
+            11,
+            "the tag is not closed: ] is missing before the line's end",
+        ),
+        (
+            r#"[Event "x]"#,
+            11,
+            "the tag's value is not closed: \" is missing before the line's end",
+        ),
+        (r#"[Ev-ent "x"]"#, 4, "unexpected character '-' in a tag"),
+    ] {
+        let input = format!("[Variant \"C'escacs\"]\n{tag}\n1. E7-E13:\n*\n");
+        let (ok, out, err) = run(&[], &input);
+        assert!(!ok, "{tag}");
+        assert_eq!(out, "", "{tag}");
+        assert!(
+            err.starts_with(&format!("<stdin>:2:{column}: error: {says}")),
+            "{tag}: {err}"
+        );
+    }
+}
+
+/// `n` games in standard-chess PGN, each an error.
+fn standard_chess_games(n: usize) -> String {
+    "[Variant \"C'escacs\"]\n1. e4 e5:\n*\n".repeat(n)
+}
+
+#[test]
+fn after_ten_diagnostics_of_a_kind_the_rest_are_counted() {
+    let input = format!(
+        "{}{}",
+        standard_chess_games(9000),
+        // Another kind has its own ten.
+        "[Variant \"C'escacs\"]\n1. E13xF16:\n*\n".repeat(3)
+    );
+    let (ok, out, err) = run(&["-j1"], &input);
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert_eq!(errors(&err).len(), 13, "{err}");
+    assert_eq!(
+        err.lines().rev().take(2).collect::<Vec<_>>(),
+        [
+            "ctlpgn-filter: 9003 games read, 0 written, 9003 rejected, 0 warnings",
+            "ctlpgn-filter: ... and 8,990 more \"standard-chess PGN\" errors in <stdin> \
+             (--all-diagnostics prints them)",
+        ]
+    );
+    // --all-diagnostics prints them all.
+    let (_, _, all) = run(&["-j1", "--all-diagnostics"], &input);
+    assert_eq!(errors(&all).len(), 9003);
+    assert!(!all.contains("more \"standard-chess PGN\""));
+    // --jobs counts them in input order: the same lines.
+    let (_, _, jobs) = run(&["-j", "4", "--chunk-bytes", "500"], &input);
+    assert_eq!(jobs, err);
+}
+
+#[test]
+fn the_cap_is_per_input_and_the_rejects_file_gets_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
+    std::fs::write(&a, standard_chess_games(12)).unwrap();
+    std::fs::write(&b, standard_chess_games(11)).unwrap();
+    let rejects = dir.path().join("rejects.txt");
+    let out = assert_cmd::Command::cargo_bin("ctlpgn-filter")
+        .unwrap()
+        .arg("--rejects")
+        .arg(&rejects)
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(errors(&err).len(), 20, "{err}");
+    for (file, more) in [
+        (&a, "2 more \"standard-chess PGN\" errors"),
+        (&b, "1 more \"standard-chess PGN\" error"),
+    ] {
+        let line = format!("ctlpgn-filter: ... and {more} in {} (", file.display());
+        assert!(err.contains(&line), "{line}: {err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&rejects).unwrap(),
+        standard_chess_games(23)
+    );
+}
+
+#[test]
+fn quiet_warnings_are_neither_printed_nor_counted() {
+    // 20 games without a Variant tag: 20 warnings of one kind.
+    let input = "1. E7-E13:\n*\n".repeat(20);
+    let (ok, _, err) = run(&[], &input);
+    assert!(ok);
+    assert_eq!(err.matches(": warning: no [Variant").count(), 10, "{err}");
+    assert!(
+        err.contains("... and 10 more \"no Variant tag\" warnings in <stdin>"),
+        "{err}"
+    );
+    let (_, _, quiet) = run(&["-q"], &input);
+    assert_eq!(quiet, "");
+}

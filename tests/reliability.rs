@@ -195,7 +195,7 @@ fn a_10_mb_line_of_spaces_costs_one_line_buffer() {
 fn many_bad_games_on_one_long_line_are_each_reported_in_linear_time() {
     // Each game is rejected; each diagnostic shows an excerpt, not the line.
     let game = "[Variant \"C'escacs\"] 1. E7xE13: * ";
-    let r = run(&["-j1"], repeat(game, 200_000));
+    let r = run(&["-j1", "--all-diagnostics"], repeat(game, 200_000));
     assert_eq!(r.code, Some(1));
     assert_eq!(r.stdout_len, 0);
     assert_eq!(r.stderr.matches("error: the letter x").count(), 200_000);

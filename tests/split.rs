@@ -4,18 +4,52 @@
 use ctlpgn_filter::{Filter, FilterBuilder, Verify};
 use proptest::prelude::*;
 use std::fmt::Write;
+use std::sync::{Arc, Mutex};
 
-/// The split games of `input`, replayed, then the diagnostics and counts.
+/// `Verify::on_game_end` for every game, variation games included: where
+/// each game replayed ends, as `--final-pdtl` names it (`variation 0:2`).
+fn final_positions() -> (Verify, Arc<Mutex<Vec<String>>>) {
+    let ends = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&ends);
+    let verify = Verify::new().on_game_end(move |end| {
+        let path: Vec<String> = end.path.iter().map(u32::to_string).collect();
+        let game = if path.is_empty() {
+            format!("game of line {}", end.line)
+        } else {
+            format!("variation {}", path.join(":"))
+        };
+        sink.lock().unwrap().push(format!(
+            "{game}: {} after {} half-moves: {}",
+            if end.coherent {
+                "coherent"
+            } else {
+                "incoherent"
+            },
+            end.half_moves,
+            end.position
+        ));
+    });
+    (verify, ends)
+}
+
+/// The split games of `input`, replayed, then the diagnostics, the final
+/// positions and the counts.
 fn split_and_check(name: &str, input: &[u8]) -> String {
+    let (verify, ends) = final_positions();
     let mut filter = FilterBuilder::new()
         .split_variations(true)
-        .verify(Verify::new())
+        .verify(verify)
         .build();
     let (out, diags, r) = filter.filter_bytes(input);
     let mut s = String::from_utf8(out).expect("output is UTF-8");
     s += "--- diagnostics\n";
     for d in &diags {
         s += &d.render(name);
+    }
+    s += "--- final positions\n";
+    for end in ends.lock().unwrap().iter() {
+        s += end;
+        s.push('\n');
     }
     writeln!(
         s,
@@ -71,6 +105,69 @@ fn the_spec_fools_mate_is_its_main_line_and_six_variation_games_that_replay() {
     assert!(out.ends_with(
         "--- 1 read, 1 written, 0 rejected; variation games: 6 written, 0 rejected; 0 warnings\n"
     ));
+}
+
+/// "A particular variation may be represented linearly": each variation
+/// game written has its own end, after its game's, in the order they are
+/// written, named by its path; one that does not replay is not written
+/// and ends incoherent where it stopped.
+#[test]
+fn a_variation_represented_linearly_ends_in_a_position_of_its_own() {
+    let input = std::fs::read("corpus/split/final-positions.ctl-pgn").unwrap();
+    let (verify, ends) = final_positions();
+    let mut filter = FilterBuilder::new()
+        .split_variations(true)
+        .verify(verify)
+        .build();
+    let (out, _, r) = filter.filter_bytes(&input);
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(
+        ids(&out),
+        [
+            "Cescacs-T06-V-en",
+            "Cescacs-T06-V-S:1-en",
+            "Cescacs-T06-V-S:1:1-en",
+            "Cescacs-T07-V-en",
+            "Cescacs-T07-V-S:1-en",
+        ]
+    );
+    assert_eq!((r.variations_written, r.variations_rejected), (3, 1));
+    let ends = ends.lock().unwrap();
+    let named: Vec<&str> = ends
+        .iter()
+        .map(|e| e.split(" after ").next().unwrap())
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "game of line 1: coherent",
+            "variation 1: coherent",
+            "variation 1:1: coherent",
+            "variation 2: incoherent",
+            "game of line 19: coherent",
+            "variation 1: coherent",
+        ]
+    );
+    // Each written game's end is its own game's final position: the game
+    // written, replayed alone, ends there too.
+    let games: Vec<&str> = out.split("\n\n[Variant").collect();
+    let coherent: Vec<&String> = ends.iter().filter(|e| e.contains(": coherent ")).collect();
+    assert_eq!(games.len(), coherent.len());
+    for (i, (game, end)) in games.iter().zip(coherent).enumerate() {
+        let game = if i == 0 {
+            game.to_string()
+        } else {
+            format!("[Variant{game}")
+        };
+        let (verify, alone) = final_positions();
+        FilterBuilder::new()
+            .verify(verify)
+            .build()
+            .filter_bytes(game.as_bytes());
+        let alone = alone.lock().unwrap();
+        let pdtl = |e: &str| e.rsplit(": ").next().unwrap().to_string();
+        assert_eq!(pdtl(&alone[0]), pdtl(end), "{game}");
+    }
 }
 
 #[test]

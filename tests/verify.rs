@@ -623,10 +623,6 @@ fn from_pdtl(pdtl: &str, movetext: &str) -> Run {
 fn the_first_move_number_must_agree_with_the_pdtl() {
     for (pdtl, movetext) in [
         (PDTL_AT_7, "7. E7-E13, E21-E15:"),
-        (
-            "/27:1k/7:4P3/1:1K/ b -- - 3 ?",
-            "20? …, KG27-G25 21. G7-G9:",
-        ),
         ("/27:1k/7:4P3/1:1K/ b -- - 3 ?", "1? …, KG27-G25 2. G7-G9:"),
     ] {
         let run = from_pdtl(pdtl, movetext);
@@ -649,7 +645,7 @@ fn the_first_move_number_must_agree_with_the_pdtl() {
             "/27:1k/7:4P3/1:1K/ b -- - 3 ?",
             "20. ..., KG27-G25 21. G7-G9:",
             10,
-            "move 20 (Black) KG27-G25: the PDTL's move number is ? (unknown), and the first move is numbered 20.: number it 20? or give the PDTL the number 20",
+            "move 20 (Black) KG27-G25: the PDTL's move number is ? (unknown), and the first move is numbered 20.: number it 1? or give the PDTL the number 20",
         ),
     ] {
         let run = from_pdtl(pdtl, movetext);
@@ -697,6 +693,102 @@ fn a_scornful_move_is_recorded_in_the_final_pdtl() {
     let run = verify(&format!("{HEADER}1. E7-E13, E21-E15\n2. E13-F14:\n*\n"));
     let again = from_pdtl(&run.ended[0].pdtl, "2. ..., E15@F14:");
     assert!(again.errors.is_empty(), "{:?}", again.errors);
+}
+
+/// The errors of `run` as (line, column, message), and whether each game
+/// ended coherent.
+fn verdicts(run: &Run) -> (Vec<(u64, u64, &str)>, Vec<bool>) {
+    (
+        run.errors
+            .iter()
+            .map(|e| (e.line, e.column, e.message.as_str()))
+            .collect(),
+        run.ended.iter().map(|e| e.coherent).collect(),
+    )
+}
+
+/// The spec keeps `@` for "the en passant capture and the scornful pawn
+/// capture", and those "can only be made on the move following certain
+/// moves of a pawn" (what the PDTL's fourth field records): `@` onto any
+/// other piece is an ordinary capture, written ×.
+#[test]
+fn the_en_passant_and_scornful_pawn_captures_can_only_be_made_on_the_move_following_certain_moves_of_a_pawn(
+) {
+    let run = verify(
+        &std::fs::read_to_string(corpus("verify-at-en-passant-and-scornful-only.ctl-pgn")).unwrap(),
+    );
+    assert_eq!(
+        verdicts(&run),
+        (
+            vec![
+                (6, 4, "move 3 (White) E13@F16: @ is for en passant and scornful captures: write E13×F16"),
+                (13, 12, "move 2 (Black) E15@F12: @ is for en passant and scornful captures: write E15×F12"),
+                (36, 12, "move 3 (Black) E15@F14: @ is for en passant and scornful captures: write E15×F14"),
+                (51, 4, "move 3 (White) E15@D18: nothing to take on D18: no Black pawn stands there (scornful capture) and Black's last move passed no pawn over it (en passant)"),
+            ],
+            vec![false, false, true, true, false, true, false]
+        )
+    );
+    // The fix the message gives makes the game coherent.
+    let fixed = verify(&format!("{HEADER}{OPENING}3. E13×F16:\n*\n"));
+    assert!(fixed.errors.is_empty(), "{:?}", fixed.errors);
+}
+
+/// "It starts with the value one" (the movement number): a game without a
+/// PDTL starts from the initial setup, at move 1 (`1?` is move 1 too, its
+/// number not known from then on); only the number is wrong, so the moves
+/// are still replayed.
+#[test]
+fn the_movement_number_starts_with_the_value_one() {
+    let run =
+        verify(&std::fs::read_to_string(corpus("verify-no-pdtl-move-number.ctl-pgn")).unwrap());
+    let fix = "a game without a PDTL starts at move 1: add a PDTL or number from 1";
+    assert_eq!(
+        verdicts(&run),
+        (
+            vec![
+                (4, 4, format!("move 2 (White) E7-E13: {fix}").as_str()),
+                (10, 5, format!("move 37 (White) E7-E13: {fix}").as_str()),
+            ],
+            vec![true, true, true, true, true]
+        )
+    );
+    assert_eq!(run.report.games_rejected, 2);
+    let numbers: Vec<&str> = run
+        .ended
+        .iter()
+        .map(|e| e.pdtl.rsplit(' ').next().unwrap())
+        .collect();
+    assert_eq!(numbers, ["3", "38", "38", "2", "?"]);
+    assert_eq!(
+        run.ended[1].pdtl, run.ended[2].pdtl,
+        "the board is the game's"
+    );
+}
+
+/// "If the starting movement number is not known, start with one, but end
+/// the number one with a question mark": after a PDTL whose number is `?`,
+/// the first move is `1?`.
+#[test]
+fn if_the_starting_movement_number_is_not_known_start_with_one() {
+    let pdtl = "/27:1k/7:4P3/1:1K/ b -- - 3 ?";
+    let run = from_pdtl(pdtl, "1? …, KG27-G25 2. G7-G9:");
+    assert!(run.errors.is_empty(), "{:?}", run.errors);
+    assert!(run.ended[0].pdtl.ends_with(" ?"), "{}", run.ended[0].pdtl);
+    let run = from_pdtl(pdtl, "20? …, KG27-G25 21. G7-G9:");
+    assert_eq!(
+        verdicts(&run),
+        (
+            vec![(3, 8, "move 20? (Black) KG27-G25: the PDTL's move number is ? (unknown), and the first move is numbered 20?: number it 1? (the spec starts an unknown number at one), or give the PDTL the number 20 and number it 20.")],
+            vec![true]
+        )
+    );
+    // Either fix the message gives verifies.
+    assert!(
+        from_pdtl(&pdtl.replace(" ?", " 20"), "20. ..., KG27-G25 21. G7-G9:")
+            .errors
+            .is_empty()
+    );
 }
 
 #[test]
@@ -868,12 +960,14 @@ impl Mv {
     }
 }
 
-/// The test's own board: who stands where, and the pawn run of the last
-/// half-move (where the pawn is, the hexes it passed from its origin on).
+/// The test's own board: who stands where, the pawn run of the last
+/// half-move (where the pawn is, the hexes it passed from its origin on),
+/// and where its pawn stepped if it was a scornful move.
 #[derive(Clone, Debug)]
 struct Model {
     board: Vec<Option<(Side, u8)>>,
     run: Option<(Hex, Vec<Hex>)>,
+    scornful: Option<Hex>,
 }
 
 impl Model {
@@ -905,11 +999,31 @@ impl Model {
                 }
             }
         }
-        Model { board, run: None }
+        Model {
+            board,
+            run: None,
+            scornful: None,
+        }
     }
 
     fn at(&self, h: Hex) -> Option<(Side, u8)> {
         self.board[h.index()]
+    }
+
+    /// Is a pawn's plain step from `from` to `to` a scornful move? The
+    /// spec's F14: a step to a neighbouring column and line, away from an
+    /// opponent's pawn that faced it two lines on, along its own column.
+    fn scornful_step(&self, side: Side, from: Hex, to: Hex) -> bool {
+        let up = to.line() > from.line();
+        let facing = if up {
+            u32::from(from.line()) + 2
+        } else {
+            u32::from(from.line()).wrapping_sub(2)
+        };
+        from.column_index().abs_diff(to.column_index()) == 1
+            && from.line().abs_diff(to.line()) == 1
+            && Hex::new(from.column(), facing)
+                .is_ok_and(|h| self.at(h) == Some((side.other(), PAWN)))
     }
 
     fn hexes(&self) -> impl Iterator<Item = Hex> + '_ {
@@ -971,11 +1085,13 @@ impl Model {
                 let sep_fits = match sep {
                     "-" => self.at(to).is_none(),
                     "*" => foe(to, taken),
-                    // En passant on the first hex of a triple move is `@@`.
+                    // En passant on the first hex of a triple move is `@@`;
+                    // a piece on the destination is taken with `@` only
+                    // where it made a scornful move on the last half-move.
                     "@" => {
                         piece == PAWN
                             && if self.at(to).is_some() {
-                                foe(to, taken)
+                                self.scornful == Some(to) && foe(to, taken)
                             } else {
                                 passed(false) && !passed(true)
                             }
@@ -997,6 +1113,7 @@ impl Model {
 
     fn apply(&mut self, side: Side, mv: &Mv) {
         let mut run = None;
+        let mut scornful = None;
         match *mv {
             Mv::Move {
                 piece,
@@ -1006,6 +1123,9 @@ impl Model {
                 promotion,
                 ..
             } => {
+                if piece == PAWN && sep == "-" && self.scornful_step(side, from, to) {
+                    scornful = Some(to);
+                }
                 let victim = match sep {
                     "*" => Some(to),
                     "@" if self.at(to).is_some() => Some(to),
@@ -1062,6 +1182,7 @@ impl Model {
             Mv::Forced { at, piece } => self.board[at.index()] = Some((side, piece)),
         }
         self.run = run;
+        self.scornful = scornful;
     }
 
     /// One coherent move for `side`, steered by `choice`; `None` when the
@@ -1069,9 +1190,12 @@ impl Model {
     fn pick(&self, side: Side, choice: u32) -> Option<Mv> {
         const KINDS: u32 = 9;
         let (mut kind, n) = (choice % KINDS, (choice / KINDS) as usize);
-        // En passant exists for one half-move only: take it more often.
+        // En passant and scornful captures exist for one half-move only:
+        // take them more often.
         if self.run.is_some() && kind < 2 {
             kind = 4;
+        } else if self.scornful.is_some() && kind < 2 {
+            kind = 5;
         }
         let own = self.own(side);
         let foes = self.own(side.other());
@@ -1144,19 +1268,36 @@ impl Model {
                     })
                     .collect())
             }),
-            // Scornful captures: `@` onto an opponent's piece.
-            5 => nth(pawns
-                .iter()
-                .flat_map(|&from| foes.iter().map(move |&(to, taken)| (from, to, taken)))
-                .map(|(from, to, taken)| Mv::Move {
-                    piece: PAWN,
-                    from,
-                    sep: "@",
-                    taken,
-                    to,
-                    promotion: promotion(PAWN, to),
-                })
-                .collect()),
+            // The scornful pawn taken with `@`, by any pawn of the side (no
+            // rules); or else a scornful move, where a pawn faces one.
+            5 => match self.scornful.and_then(|to| Some((to, self.at(to)?))) {
+                Some((to, (s, taken))) if s != side => nth(pawns
+                    .iter()
+                    .map(|&from| Mv::Move {
+                        piece: PAWN,
+                        from,
+                        sep: "@",
+                        taken,
+                        to,
+                        promotion: promotion(PAWN, to),
+                    })
+                    .collect()),
+                _ => nth(pawns
+                    .iter()
+                    .flat_map(|&from| self.hexes().map(move |to| (from, to)))
+                    .filter(|&(from, to)| {
+                        self.at(to).is_none() && self.scornful_step(side, from, to)
+                    })
+                    .map(|(from, to)| Mv::Move {
+                        piece: PAWN,
+                        from,
+                        sep: "-",
+                        taken: 0,
+                        to,
+                        promotion: promotion(PAWN, to),
+                    })
+                    .collect()),
+            },
             6 => nth(CASTLINGS
                 .iter()
                 .filter(|c| self.castling_fits(side, c))
@@ -1325,8 +1466,17 @@ fn the_random_mover_makes_every_kind_of_move() {
                 seed as u32
             })
             .collect();
-        for (_, mv) in generate(false, &choices).moves {
-            seen.insert(match mv {
+        let game = generate(false, &choices);
+        for (i, (side, mv)) in game.moves.iter().enumerate() {
+            let before = &game.before[i];
+            seen.insert(match *mv {
+                Mv::Move {
+                    sep: "-",
+                    piece: PAWN,
+                    from,
+                    to,
+                    ..
+                } if before.scornful_step(*side, from, to) => "scornful move",
                 Mv::Move {
                     sep: "-",
                     promotion: None,
@@ -1340,7 +1490,8 @@ fn the_random_mover_makes_every_kind_of_move() {
                 Mv::Move { sep: "-", .. } => "promotion",
                 Mv::Move { sep: "*", .. } => "capture",
                 Mv::Move { sep: "@@", .. } => "en passant @@",
-                Mv::Move { sep: "@", .. } => "@",
+                Mv::Move { sep: "@", to, .. } if before.at(to).is_some() => "scornful capture @",
+                Mv::Move { sep: "@", .. } => "en passant @",
                 Mv::Move { .. } => "a separator the mover should not write",
                 Mv::Castle(..) => "castling",
                 Mv::Forced { .. } => "forced promotion",
@@ -1350,14 +1501,16 @@ fn the_random_mover_makes_every_kind_of_move() {
     assert_eq!(
         seen.into_iter().collect::<Vec<_>>(),
         [
-            "@",
             "awaiting promotion",
             "capture",
             "castling",
+            "en passant @",
             "en passant @@",
             "forced promotion",
             "move",
-            "promotion"
+            "promotion",
+            "scornful capture @",
+            "scornful move"
         ]
     );
 }

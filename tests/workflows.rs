@@ -145,9 +145,9 @@ fn ndjson_writes_one_object_per_game_with_the_documented_schema() {
 
 #[test]
 fn ndjson_start_is_the_canonical_pdtl_and_tag_values_are_unescaped() {
-    let input = "[Variant \"C'escacs\"]\n[Title \"a \\\"b\\\"\"]\n[Redefine \"Q@D\"]\n[PDTL \"/1:QK/ w - - 0 1\"]\n1. QE1-E3:\n*\n";
+    let input = "[Variant \"C'escacs\"]\n[Title \"a \\\"b\\\"\"]\n[Redefine \"Q@D\"]\n[PDTL \"/27:1k/1:QK/ w - - 0 1\"]\n1. QE1-E3:\n*\n";
     let g = &ndjson(input, &[])[0];
-    assert_eq!(g["start"], "/1:DK/ w - - 0 1");
+    assert_eq!(g["start"], "/27:1k/1:DK/ w - - 0 1");
     assert_eq!(g["tags"][1], serde_json::json!(["Title", "a \"b\""]));
     assert_eq!(g["moves"][0]["move"], "DE1-E3");
 }
@@ -272,6 +272,33 @@ fn jobs_do_not_change_the_output_of_the_generated_corpus() {
     }
 }
 
+/// The ascii shape is canonical games, its PDTLs (a king each side)
+/// included: filtered, they come out byte for byte; the annotated shape's
+/// main lines replay under `--check`.
+#[test]
+fn the_generated_ascii_corpus_filters_unchanged_and_the_annotated_one_checks() {
+    let ascii = corpus::generate_vec(300_000, 1, true);
+    assert!(String::from_utf8_lossy(&ascii).contains("[PDTL \""));
+    let out = cmd().write_stdin(ascii.clone()).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout == ascii, "the ascii shape changed when filtered");
+    let annotated = corpus::Shape::Annotated.to_vec(300_000, 1);
+    let out = cmd()
+        .arg("--check")
+        .write_stdin(annotated)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn rejects_keeps_rejected_games_verbatim() {
     let dir = tempfile::tempdir().unwrap();
@@ -392,6 +419,63 @@ fn final_pdtl_prints_each_games_end_position() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         "<stdin>:1: final position: /28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/13:3P4/8:3P3/7:4P3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ b RKRrkr E13@9-11 0 1\n"
+    );
+}
+
+/// With `--split-variations`, one line per written game, variation games
+/// included, each naming its path; the main line's line is as without it.
+#[test]
+fn final_pdtl_prints_one_line_per_written_game_variation_games_included() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = cmd()
+        .current_dir(dir)
+        .args(["--split-variations", "--check", "--final-pdtl"])
+        .arg("corpus/split/spec-fools-mate.ctl-pgn")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let heads: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.split_once(": /").map(|(head, _)| head))
+        .collect();
+    let file = "corpus/split/spec-fools-mate.ctl-pgn:1: final position";
+    assert_eq!(
+        heads,
+        [
+            "",
+            " (variation 1)",
+            " (variation 0:1)",
+            " (variation 0:2)",
+            " (variation 0:2:1)",
+            " (variation 0:0:1)",
+            " (variation 0:0:2)"
+        ]
+        .map(|v| format!("{file}{v}"))
+    );
+    // A variation game that does not replay is not written: no line.
+    let out = cmd()
+        .current_dir(dir)
+        .args(["--split-variations", "--check", "--final-pdtl"])
+        .arg("corpus/split/final-positions.ctl-pgn")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let named: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.split_once(": /").map(|(head, _)| head))
+        .map(|head| head.split_once(": ").unwrap().1)
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "final position",
+            "final position (variation 1)",
+            "final position (variation 1:1)",
+            "final position",
+            "final position (variation 1)",
+        ]
     );
 }
 

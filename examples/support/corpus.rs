@@ -1364,8 +1364,10 @@ impl Gen {
         )
     }
 
-    /// Pieces on about half the lines, a third of their hexes each, at most
-    /// one king a side.
+    /// Pieces on about half the lines, a third of their hexes each, one
+    /// king a side (a PDTL without one is an error): a side the draw gave
+    /// none gets its king on the first free hex from its own edge of the
+    /// board, without a draw, so the games after it stay as they were.
     fn random_board(&mut self) -> Board {
         let mut board = Board::empty();
         let mut kings = [false; 2];
@@ -1398,6 +1400,20 @@ impl Gen {
                 board.set((first, line), Some((b'P', Side::White)));
             }
             any = true;
+        }
+        for (side, lines) in [
+            (Side::White, (0..=28u32).collect::<Vec<_>>()),
+            (Side::Black, (0..=28u32).rev().collect()),
+        ] {
+            if kings[side as usize] {
+                continue;
+            }
+            let free = lines
+                .into_iter()
+                .flat_map(|line| hexes_on_line(line).map(move |col| (col, line)))
+                .find(|&hex| board.at(hex).is_none())
+                .expect("a random board leaves hexes free");
+            board.set(free, Some((b'K', side)));
         }
         board
     }

@@ -12,7 +12,14 @@
 //! - `--cut` is sound: its pieces are the input but that blank space, and
 //!   filtered apart they give the output, rejects and counts of the whole;
 //! - `--split-variations` writes canonical games, the first of them the
-//!   game without its variations.
+//!   game without its variations;
+//! - the span path changes nothing: the reader with its quick readers off
+//!   (every token through the tokenizer) gives the same run.
+//!
+//! Each input is checked as it comes, and as the recipe for a text built
+//! of the grammar's tokens (`grammar_soup`): byte-level mutations rarely
+//! build a tag glued to a folded move, a join of two games, or a dash
+//! between blanks, which are where readers disagree.
 #![no_main]
 
 use ctlpgn_filter::{
@@ -96,7 +103,90 @@ fn run(builder: FilterBuilder, data: &[u8]) -> Run {
     (out, rejects, diagnostics, report)
 }
 
+/// Pieces of CTL-PGN, right and wrong, as real files hold them: tags,
+/// numbers, moves in every spelling (Unicode dashes, `×`, figurines,
+/// full-width forms, blanks inside), annotations, results, comments,
+/// variations, blanks of every kind, and a few bytes of no token.
+const TOKENS: [&str; 64] = [
+    "[Variant \"C'escacs\"]",
+    "[Event \"x\"]",
+    "[Redefine \"A@J, T@R\"]",
+    "[Result \"3-0\"]",
+    "[PDTL \"/1:DK/0:V/27:dk/ w - - 0 5\"]",
+    "[Redefine \"FAN\"]",
+    "1.",
+    "2.",
+    "12.",
+    "1?",
+    "...",
+    "\u{2026}",
+    "E7-E13",
+    "E21-E15",
+    "E13\u{d7}F16",
+    "E7\u{2010}E13",
+    "JE5-F16",
+    "\u{2657}F6-C15",
+    "AE5-F16",
+    "KRK-II",
+    "B24=D",
+    "DF12*JF2#",
+    "E7-E13+",
+    ":",
+    "#",
+    ",",
+    " ",
+    "\n",
+    "\r\n",
+    "\t",
+    "\u{a0}",
+    "\u{feff}",
+    "{",
+    "}",
+    "{ a [Variant \"C'escacs\"] quoted }",
+    "(",
+    ")",
+    "($[1]",
+    "(=)",
+    "?!",
+    "!!",
+    "$3",
+    "3-0",
+    "*",
+    "1-1",
+    "0-3",
+    "1/2-1/2",
+    "\u{ff25}\u{ff17}\u{ff0d}\u{ff25}\u{ff11}\u{ff13}",
+    "\u{ff13}\u{ff0d}\u{ff10}",
+    "\u{ff11}\u{ff0e}",
+    " - ",
+    "\u{d7}",
+    "x",
+    "e4",
+    "O-O",
+    "1-0",
+    "[",
+    "]",
+    "\"",
+    "\u{fffd}",
+    "P",
+    "E7",
+    "-",
+    "\n[Variant \"C'escacs\"]\n",
+];
+
+/// The text `data` is the recipe of: each byte picks a token.
+fn grammar_soup(data: &[u8]) -> Vec<u8> {
+    data.iter()
+        .flat_map(|&b| TOKENS[usize::from(b) % TOKENS.len()].bytes())
+        .collect()
+}
+
 fuzz_target!(|data: &[u8]| {
+    check(data);
+    check(&grammar_soup(data));
+});
+
+fn check(data: &[u8]) {
     if !data.contains(&0) {
         let whole = run(FilterBuilder::new(), data);
         for size in [1, 1 + data.len() as u64 / 3] {
@@ -182,6 +272,9 @@ fuzz_target!(|data: &[u8]| {
             "a pass that takes everything changed the run"
         );
 
+        let tokenized = run(builder().spans(false), data);
+        assert_eq!(tokenized, one, "the span path and the tokenizer read otherwise");
+
         for chunk in [1, 1 + data.len() / 3] {
             let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
             let make = move || builder().build();
@@ -201,4 +294,4 @@ fuzz_target!(|data: &[u8]| {
             );
         }
     }
-});
+}

@@ -7,26 +7,42 @@ use std::path::PathBuf;
 
 /// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
 #[derive(Parser, Debug)]
-#[command(version, about, after_help = after_help())]
+#[command(
+    version,
+    after_help = "-h: a summary; --help: every option in full, examples and exit statuses.",
+    after_long_help = after_help()
+)]
 pub struct Cli {
-    /// Input files or folders, read in order (a folder: its .ctl-pgn and .pgn
-    /// files, recursively); none or `-` reads standard input.
+    /// Input files or folders, read in order; none or `-`: standard input.
+    ///
+    /// A folder stands for its .ctl-pgn and .pgn files, recursively, in
+    /// sorted order, hidden ones aside. gzip, zstd, xz and bzip2 files are
+    /// read decompressed (found by their first bytes; in a folder,
+    /// .ctl-pgn.gz and the like).
     pub files: Vec<PathBuf>,
-    /// Write the output to FILE (`-`: standard output): a regular file is
-    /// replaced whole at the end, keeping its permissions; a device or FIFO
-    /// is written to.
+    /// Write the output to FILE (`-`: standard output).
+    ///
+    /// A regular file is replaced whole at the end, keeping its permissions;
+    /// a device or FIFO is written to. An input, or a game file inside a
+    /// folder read, is refused.
     #[arg(short, long, value_name = "FILE", conflicts_with_all = ["in_place", "out_dir"])]
     pub output: Option<PathBuf>,
-    /// Rewrite each FILE in place (replaced whole, keeping its permissions;
-    /// left untouched if any game is rejected).
+    /// Rewrite each FILE in place.
+    ///
+    /// Replaced whole, keeping its permissions; left untouched if any game
+    /// is rejected. Compressed files are refused.
     #[arg(long, conflicts_with = "out_dir", requires = "files")]
     pub in_place: bool,
-    /// Write each input under DIR at the same relative path (folders are
-    /// walked; an input whose games are all rejected gets no file).
+    /// Write each input under DIR at the same relative path.
+    ///
+    /// Folders are walked; an input whose games are all rejected gets no
+    /// file; a compressed input is written decompressed, without its .gz,
+    /// .zst, .xz or .bz2. DIR must not be inside a folder read.
     #[arg(long, value_name = "DIR", requires = "files")]
     pub out_dir: Option<PathBuf>,
-    /// Follow symbolic links met while walking folders (a link back to a
-    /// folder it is in is skipped).
+    /// Follow symbolic links met while walking folders.
+    ///
+    /// A link back to a folder it is in is reported and skipped.
     #[arg(short = 'L', long)]
     pub follow: bool,
     /// Output format.
@@ -38,53 +54,69 @@ pub struct Cli {
     /// Keep variations `(...)`.
     #[arg(long)]
     pub keep_variations: bool,
-    /// Write each variation, at any depth, as a linear game of its own
-    /// after its game (which is written without them), named by its path in
-    /// the Id tag (`Cescacs-X01-V-S:0:1-en`) or a VariationPath tag; with
-    /// --verify or --check each is replayed, and rejected alone.
+    /// Write each variation as a linear game of its own.
+    ///
+    /// At any depth, after its game (which is written without them), named
+    /// by its path in the Id tag (`Cescacs-X01-V-S:0:1-en`) or a
+    /// VariationPath tag; with --verify or --check each is replayed, and
+    /// rejected alone.
     #[arg(long, conflicts_with = "keep_variations")]
     pub split_variations: bool,
     /// Keep ratings (`?!`, `◇`...) and NAGs (`$n`).
     #[arg(long)]
     pub keep_ratings: bool,
     /// Leave out built-in passes (redefine, fan, comments, variations, ratings, ascii).
-    #[arg(long, value_name = "PASS", value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(PASS_NAMES))]
+    #[arg(long, value_name = "PASS", value_delimiter = ',', hide_short_help = true,
+          value_parser = clap::builder::PossibleValuesParser::new(PASS_NAMES))]
     pub skip_pass: Vec<String>,
-    /// Replay each game's main line and reject a game whose moves are not
-    /// algebraically coherent (no rules of play are checked).
+    /// Replay each game and reject one whose moves are not coherent.
+    ///
+    /// The main line is replayed on the board; no rules of play are checked.
     #[arg(long)]
     pub verify: bool,
-    /// Like --verify, but write no output: only diagnostics and the exit status.
+    /// Like --verify, but write no output: diagnostics and exit status only.
     #[arg(long, conflicts_with_all = ["output", "in_place", "out_dir", "format"])]
     pub check: bool,
-    /// With --verify or --check (required), print each written game's final
-    /// position as a PDTL on stderr: `FILE:LINE: final position: PDTL`.
-    #[arg(long)]
+    /// With --verify or --check, print each written game's final position.
+    ///
+    /// As a PDTL on stderr: `FILE:LINE: final position: PDTL`; with
+    /// --split-variations, then one line per variation game written,
+    /// `FILE:LINE: final position (variation 0:2): PDTL`.
+    #[arg(long, hide_short_help = true)]
     pub final_pdtl: bool,
     /// Turn every warning into an error that rejects its game.
     #[arg(long)]
     pub strict: bool,
-    /// Write a `Result` tag that contradicts the game's end (its result
-    /// line, or its `#` move) with the result of that end.
-    #[arg(long)]
+    /// Write a Result tag that contradicts the game's end with that end.
+    ///
+    /// The end is the game's result line, or its `#` move.
+    #[arg(long, hide_short_help = true)]
     pub fix_result: bool,
-    /// Write each rejected game to FILE (`-`: standard output), byte for byte
-    /// as it was read; replaced like -o's FILE.
+    /// Write each rejected game to FILE, byte for byte as read.
+    ///
+    /// `-`: standard output; replaced like -o's FILE, and refused where it is.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
     /// Stop at the first rejected game.
     #[arg(long)]
     pub fail_fast: bool,
-    /// Write the input unchanged instead, cut at true game starts into
-    /// pieces of at least SIZE bytes (suffix K, M or G), a NUL byte after
-    /// each piece but the last: for GNU parallel (`--recend '\0' --rrs`),
-    /// Spark, Hadoop Streaming and other engines that filter pieces apart
-    /// (give it the --keep-* options the pieces will be filtered with).
+    /// Copy the input cut at game starts into pieces of SIZE bytes or more.
+    ///
+    /// Nothing is filtered: the input is written unchanged (decompressed),
+    /// with a NUL byte after each piece but the last, for GNU parallel
+    /// (`--recend '\0' --rrs`), Spark, Hadoop Streaming and other engines
+    /// that filter pieces apart. SIZE: bytes, or with K, M or G after it
+    /// (KiB, MiB, GiB: powers of 1024). Give it the --keep-* options the
+    /// pieces will be filtered with.
     #[arg(long, value_name = "SIZE", value_parser = parse_size,
           conflicts_with_all = ["check", "in_place", "out_dir", "format", "verify", "rejects",
                                 "fail_fast"])]
     pub cut: Option<u64>,
-    /// Worker threads [default: the number of cores for a regular file of 4 MB or more, else 1].
+    /// Worker threads (0: one per core).
+    ///
+    /// By default one per core for a regular file of 4 MB or more on disk,
+    /// else 1. At most 4 per core: more are capped, with a warning. The
+    /// output is the same for any N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Bytes per chunk with --jobs (for tests of the chunking).
@@ -98,21 +130,32 @@ pub struct Cli {
     /// Do not print warnings (errors are still printed).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Print every diagnostic, not only 10 of each kind per input.
+    ///
+    /// By default, after 10 diagnostics of one kind (standard-chess PGN,
+    /// encoding, tag syntax...) in one input, the rest are counted, and one
+    /// line says how many. The rejects file gets every rejected game either
+    /// way.
+    #[arg(long, hide_short_help = true)]
+    pub all_diagnostics: bool,
     /// Print counts per file and in total (as JSON with --format ndjson).
     #[arg(long)]
     pub stats: bool,
     /// Show a progress bar even when stderr is not a terminal or the input is small.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     pub progress: bool,
-    /// Colour diagnostics (auto: when stderr is a terminal, NO_COLOR is unset
-    /// or empty, and TERM is not `dumb`).
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    /// Colour diagnostics.
+    ///
+    /// auto: when stderr is a terminal, NO_COLOR is unset or empty,
+    /// CLICOLOR is not 0 and TERM is set and not `dumb`, or when
+    /// CLICOLOR_FORCE is set and not 0.
+    #[arg(long, value_enum, default_value_t = Color::Auto, hide_short_help = true)]
     pub color: Color,
     /// Print a shell completion script and exit.
-    #[arg(long, value_name = "SHELL", exclusive = true)]
+    #[arg(long, value_name = "SHELL", exclusive = true, hide_short_help = true)]
     pub completions: Option<clap_complete::Shell>,
     /// Print the manual page (roff) and exit.
-    #[arg(long, exclusive = true)]
+    #[arg(long, exclusive = true, hide_short_help = true)]
     pub man: bool,
 }
 
@@ -175,6 +218,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "a pipeline stage, warnings silenced",
     ),
     (
+        "zstdcat big.pgn.zst | ctlpgn-filter > clean.ctl-pgn",
+        "compressed input (ctlpgn-filter big.pgn.zst reads it as well)",
+    ),
+    (
         "ctlpgn-filter --out-dir clean/ games/",
         "a whole folder, recursively, mirrored under clean/",
     ),
@@ -188,29 +235,17 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ),
 ];
 
-/// A size in bytes: `4096`, `64K`, `64M`, `1G` (powers of 1024).
+/// A size in bytes: `4096`, `64K`, `64M`, `1G`: K, M and G (and KiB, MB
+/// and the like) are all powers of 1024, as GNU parallel's `--block` reads them.
 fn parse_size(s: &str) -> Result<u64, String> {
-    let (digits, unit) = match s.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => s.split_at(i),
-        None => (s, ""),
-    };
-    let shift = match unit {
-        "" => 0,
-        "K" | "k" => 10,
-        "M" | "m" => 20,
-        "G" | "g" => 30,
-        _ => {
-            return Err(format!(
-                "{s}: a size is a number of bytes, with K, M or G after it"
-            ))
-        }
-    };
-    digits
-        .parse::<u64>()
+    parse_size::Config::new()
+        .with_binary()
+        .parse_size(s)
         .ok()
         .filter(|&n| n > 0)
-        .and_then(|n| n.checked_mul(1 << shift))
-        .ok_or_else(|| format!("{s}: a size is a number of bytes above 0, with K, M or G after it"))
+        .ok_or_else(|| {
+            format!("{s}: a size is a number of bytes above 0, with K, M or G after it (powers of 1024)")
+        })
 }
 
 /// The exit statuses: status, when.
@@ -226,12 +261,14 @@ pub const EXIT_STATUS: &[(&str, &str)] = &[
     ),
     (
         "2",
-        "A usage error, a refusal to write over an input, an input that could not \
-         be read, or an error writing an output.",
+        "A usage error, a refusal to write over an input or inside a folder read, an \
+         input that could not be read, a folder named with no game file in it, or an \
+         error writing an output.",
     ),
     (
         "3",
-        "A binary file (a NUL byte in its first 64 KiB) was skipped.",
+        "A binary file (a NUL byte in the first 64 KiB of its text) or a UTF-16 file \
+         was skipped.",
     ),
 ];
 
@@ -241,7 +278,19 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "NO_COLOR",
         "Set and not empty: no colour with --color auto (no-color.org).",
     ),
-    ("TERM", "dumb: no colour with --color auto."),
+    (
+        "CLICOLOR",
+        "0: no colour with --color auto (bixense.com/clicolors).",
+    ),
+    (
+        "CLICOLOR_FORCE",
+        "Set and not 0: colour with --color auto even when stderr is not a terminal.",
+    ),
+    ("TERM", "Unset or dumb: no colour with --color auto."),
+    (
+        "COLUMNS",
+        "The width --help wraps its text to when standard output is not a terminal.",
+    ),
 ];
 
 /// How the statuses combine.
@@ -249,25 +298,37 @@ pub const EXIT_PRECEDENCE: &str =
     "When several apply, the first of 2, 3, 1 is the status; 0 only when none applies.";
 
 fn after_help() -> String {
+    let width = help_width();
     let mut s = String::from("Examples:\n");
     for (command, what) in EXAMPLES {
-        s += &format!("  {command}\n{}", wrap(what, 6));
+        s += &format!("  {command}\n{}", wrap(what, 6, width));
     }
     s += "\nExit status:\n";
     for (status, when) in EXIT_STATUS {
-        s += &format!("  {status}   {}", &wrap(when, 6)[6..]);
+        s += &format!("  {status}   {}", &wrap(when, 6, width)[6..]);
     }
-    s += &wrap(EXIT_PRECEDENCE, 2);
+    s += &wrap(EXIT_PRECEDENCE, 2, width);
     s.truncate(s.trim_end().len());
     s
 }
 
-/// `text` in lines of at most 80 columns, each indented by `indent`.
-fn wrap(text: &str, indent: usize) -> String {
+/// The width clap wraps `--help` to: the terminal's (or `COLUMNS`, when
+/// standard output is not one), at most 100 columns.
+fn help_width() -> usize {
+    console::Term::stdout()
+        .size_checked()
+        .map(|(_, w)| usize::from(w))
+        .or_else(|| std::env::var("COLUMNS").ok()?.parse().ok())
+        .unwrap_or(100)
+        .clamp(20, 100)
+}
+
+/// `text` in lines of at most `width` columns, each indented by `indent`.
+fn wrap(text: &str, indent: usize, width: usize) -> String {
     let mut s = String::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
-        if !line.is_empty() && indent + line.len() + 1 + word.len() > 80 {
+        if !line.is_empty() && indent + line.chars().count() + 1 + word.chars().count() > width {
             s += &format!("{:indent$}{line}\n", "");
             line.clear();
         }

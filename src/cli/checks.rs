@@ -1,10 +1,13 @@
 //! What is refused before anything is read or written: an output that
-//! would replace an input before it is read, two outputs that are one file,
-//! two inputs that would be written to one path, an input `--in-place`
-//! cannot rewrite.
+//! would replace an input before it is read, an output inside a folder
+//! read (a later run would read it), two outputs that are one file, two
+//! inputs that would be written to one path, an input `--in-place` cannot
+//! rewrite (standard input, a device, a compressed file).
 
 use super::args::Cli;
-use super::inputs::Entry;
+use super::decode;
+use super::inputs::{is_game_file, Entry, Expanded};
+use super::output::{parent, resolve_links};
 use super::same_file::{FileId, Place};
 use super::streams::STDIN;
 use std::collections::HashMap;
@@ -36,20 +39,15 @@ fn place(path: &Path) -> Option<Place> {
     }
 }
 
-/// The files and folders the command writes that exist already: never read
-/// while walking folders.
+/// The file standard output goes to, if a regular one: never read while
+/// walking folders (the shell made it before the run; reading it would
+/// read what the run writes).
 pub fn outputs(cli: &Cli) -> Vec<FileId> {
-    let mut ids = Vec::new();
     if output_is_stdout(cli) {
-        ids.extend(FileId::of_stdout());
+        FileId::of_stdout().into_iter().collect()
+    } else {
+        Vec::new()
     }
-    for path in [&cli.output, &cli.rejects, &cli.out_dir]
-        .into_iter()
-        .flatten()
-    {
-        ids.extend(place(path).and_then(|p| p.file()));
-    }
-    ids
 }
 
 /// The regular files read, by identity.
@@ -84,7 +82,9 @@ impl<'e> Inputs<'e> {
 
 /// Refuses, naming the paths and what to do instead, whatever would write
 /// over an input or over another output.
-pub fn refuse_clashes(cli: &Cli, entries: &[Entry]) -> io::Result<()> {
+pub fn refuse_clashes(cli: &Cli, expanded: &Expanded) -> io::Result<()> {
+    let entries = &expanded.entries[..];
+    refuse_outputs_inside_folders_read(cli, &expanded.folders)?;
     let inputs = Inputs::of(entries);
     if cli.in_place {
         refuse_what_in_place_cannot_rewrite(entries)?;
@@ -116,8 +116,87 @@ fn refuse_what_in_place_cannot_rewrite(entries: &[Entry]) -> io::Result<()> {
                 path.display()
             )));
         }
+        // Unreadable here: left to be reported in its turn.
+        if let Ok(Some(container)) = decode::compressed_file(path) {
+            return Err(refuse(format!(
+                "{}: a {container} file: --in-place writes plain text, and does not rewrite \
+                 compressed files: write to another file (-o NEW, or | {container} > NEW.{})",
+                path.display(),
+                container.suffix()
+            )));
+        }
     }
     Ok(())
+}
+
+/// Refuses an `-o` or `--rejects` file that is a game file inside a folder
+/// read, and an `--out-dir` inside one: the walk would read it (this run
+/// or the next), then the run replace it.
+fn refuse_outputs_inside_folders_read(cli: &Cli, folders: &[(FileId, PathBuf)]) -> io::Result<()> {
+    let walked = |id: FileId| folders.iter().find(|(f, _)| *f == id).map(|(_, root)| root);
+    for (option, path) in [("-o", &cli.output), ("--rejects", &cli.rejects)] {
+        let Some(path) = path.as_deref().filter(|p| !is_dash(p)) else {
+            continue;
+        };
+        let Ok(target) = resolve_links(path) else {
+            continue;
+        };
+        let Some(name) = target.file_name() else {
+            continue;
+        };
+        let Some(root) = FileId::of(parent(&target)).and_then(walked) else {
+            continue;
+        };
+        if is_game_file(name) {
+            return Err(refuse(format!(
+                "{option} {} is a game file inside {}, a folder being read: it would be read as an \
+                 input (by this run or the next) and replaced; write it outside {}, or name it \
+                 without .ctl-pgn or .pgn",
+                path.display(),
+                root.display(),
+                root.display()
+            )));
+        }
+    }
+    if let Some(dir) = &cli.out_dir {
+        if let Some(root) = inside_walked(dir, &walked) {
+            return Err(refuse(format!(
+                "--out-dir {} is inside {}, a folder being read: the files written there would \
+                 be read as inputs, and replaced; name a folder outside {}",
+                dir.display(),
+                root.display(),
+                root.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The folder named that the walk would reach `dir` from: `dir` is a
+/// folder walked, or does not exist yet and the nearest folder above it
+/// that does is walked, with no hidden name between.
+fn inside_walked<'f>(
+    dir: &Path,
+    walked: &impl Fn(FileId) -> Option<&'f PathBuf>,
+) -> Option<&'f PathBuf> {
+    let mut path = resolve_links(dir).ok()?;
+    loop {
+        if let Some(id) = FileId::of(&path) {
+            return walked(id);
+        }
+        if path
+            .file_name()
+            .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
+        {
+            // The walk skips hidden folders.
+            return None;
+        }
+        let up = parent(&path).to_path_buf();
+        if up == path {
+            return None;
+        }
+        path = up;
+    }
 }
 
 /// Where each input lands under `dir`, and what is there now; refused when

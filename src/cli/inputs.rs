@@ -1,18 +1,23 @@
-//! The inputs named on the command line, with folders walked.
+//! The inputs named on the command line, with folders walked (`walkdir`).
 //!
-//! A folder stands for its `.ctl-pgn` and `.pgn` files (any case), found
-//! recursively, in sorted order. While walking, as ripgrep does:
+//! A folder stands for its game files (`.ctl-pgn` and `.pgn`, any case,
+//! or those with a compression suffix: `.ctl-pgn.gz`, `.pgn.zst`, `.xz`,
+//! `.bz2`), found recursively, in sorted order. While walking, as ripgrep
+//! does:
 //! - hidden entries (`.name`) are skipped; a hidden folder or file named on
 //!   the command line is read;
 //! - symbolic links are skipped, unless `--follow`; then a link to a folder
 //!   that contains it is reported and skipped, so a loop ends;
-//! - the command's own outputs (the `--out-dir` folder, the `-o` and
-//!   `--rejects` files) are skipped, so a second run does not read the
-//!   first one's output.
+//! - the file standard output is redirected to, if the shell made it in a
+//!   folder read, is skipped: reading it would read what the run writes.
+//!   An `-o`, `--rejects` or `--out-dir` inside a folder read is refused
+//!   before anything is read ([`super::checks`]), so is never met here.
 //!
 //! A file or folder that cannot be read is kept in the list as such, to be
-//! reported in its turn: the others are still read.
+//! reported in its turn: the others are still read. A folder named that
+//! holds no game file is kept as such too, to be reported.
 
+use super::decode;
 use super::same_file::FileId;
 use std::ffi::OsStr;
 use std::fs;
@@ -24,7 +29,8 @@ pub enum Entry {
     File {
         path: PathBuf,
         /// Where it lands under `--out-dir`: its path inside the folder
-        /// named, or for a file named itself, its name. `None` for stdin.
+        /// named, or for a file named itself, its name; without a
+        /// compression suffix. `None` for stdin.
         relative: Option<PathBuf>,
         /// The file, when it is a regular one.
         id: Option<FileId>,
@@ -33,21 +39,35 @@ pub enum Entry {
     Unreadable { path: PathBuf, error: io::Error },
     /// A link, met with `--follow`, to a folder that contains it.
     Loop { path: PathBuf },
+    /// A folder named on the command line that holds no game file, and
+    /// how many symbolic links were passed over in it (no `--follow`).
+    Empty { path: PathBuf, links: u64 },
 }
 
 pub struct Walk<'a> {
     pub follow: bool,
-    /// Folders and files never read while walking: the outputs.
+    /// Files never read while walking: standard output's.
     pub skip: &'a [FileId],
+}
+
+/// What the inputs named expand to.
+pub struct Expanded {
+    pub entries: Vec<Entry>,
+    /// Every folder walked (the folders named, and those met in them that
+    /// were entered), with the folder named it was met in.
+    pub folders: Vec<(FileId, PathBuf)>,
 }
 
 impl Walk<'_> {
     /// The entries for the inputs `named`, in order.
-    pub fn expand(&self, named: &[PathBuf]) -> Vec<Entry> {
-        let mut found = Vec::new();
+    pub fn expand(&self, named: &[PathBuf]) -> Expanded {
+        let mut found = Expanded {
+            entries: Vec::new(),
+            folders: Vec::new(),
+        };
         for path in named {
             if path.as_os_str() == "-" {
-                found.push(Entry::File {
+                found.entries.push(Entry::File {
                     path: path.clone(),
                     relative: None,
                     id: FileId::of_stream(io::stdin()),
@@ -56,17 +76,23 @@ impl Walk<'_> {
             }
             // What is named is followed, link or not.
             match fs::metadata(path) {
-                Err(error) => found.push(Entry::Unreadable {
+                Err(error) => found.entries.push(Entry::Unreadable {
                     path: path.clone(),
                     error,
                 }),
                 Ok(m) if m.is_dir() => {
-                    let mut within = vec![FileId::of_metadata(&m)];
-                    self.walk(path, path, &mut within, &mut found);
+                    let before = found.entries.len();
+                    let links = self.walk(path, &mut found);
+                    if found.entries.len() == before {
+                        let path = path.clone();
+                        found.entries.push(Entry::Empty { path, links });
+                    }
                 }
-                Ok(m) => found.push(Entry::File {
+                Ok(m) => found.entries.push(Entry::File {
                     path: path.clone(),
-                    relative: path.file_name().map(PathBuf::from),
+                    relative: path
+                        .file_name()
+                        .map(|n| decode::without_suffix(Path::new(n))),
                     id: m.is_file().then(|| FileId::of_metadata(&m)),
                 }),
             }
@@ -74,66 +100,100 @@ impl Walk<'_> {
         found
     }
 
-    /// Walks `dir`, under the folder `root` named; `within` are the folders
-    /// it is in, itself included.
-    fn walk(&self, root: &Path, dir: &Path, within: &mut Vec<FileId>, found: &mut Vec<Entry>) {
-        let listed = fs::read_dir(dir).and_then(|entries| {
-            entries
-                .map(|e| e.and_then(|e| Ok((e.file_name(), e.file_type()?))))
-                .collect::<io::Result<Vec<_>>>()
-        });
-        let mut entries = match listed {
-            Ok(entries) => entries,
-            Err(error) => {
-                let path = dir.to_path_buf();
-                found.push(Entry::Unreadable { path, error });
-                return;
-            }
-        };
-        entries.sort_by(|(a, _), (b, _)| a.cmp(b));
-        for (name, kind) in entries {
-            if name.as_encoded_bytes().starts_with(b".") {
+    /// Walks the folder `root`, named on the command line; returns how
+    /// many symbolic links were passed over.
+    fn walk(&self, root: &Path, found: &mut Expanded) -> u64 {
+        let mut links = 0;
+        let walker = walkdir::WalkDir::new(root)
+            .follow_links(self.follow)
+            .sort_by_file_name()
+            .into_iter()
+            // The folder named is read even when hidden; below it, no
+            // hidden entry is.
+            .filter_entry(|e| e.depth() == 0 || !is_hidden(e.file_name()));
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let path = e.path().unwrap_or(root).to_path_buf();
+                    if e.loop_ancestor().is_some() {
+                        found.entries.push(Entry::Loop { path });
+                    } else {
+                        // A folder that cannot be listed, a dangling link.
+                        let error = e
+                            .into_io_error()
+                            .unwrap_or_else(|| io::Error::other("cannot be read"));
+                        found.entries.push(Entry::Unreadable { path, error });
+                    }
+                    continue;
+                }
+            };
+            if entry.path_is_symlink() && !self.follow && entry.depth() > 0 {
+                links += 1;
                 continue;
             }
-            let path = dir.join(&name);
-            if kind.is_symlink() && !self.follow {
-                continue;
-            }
-            let meta = match fs::metadata(&path) {
+            let meta = match entry.metadata() {
                 Ok(m) => m,
-                Err(error) => {
-                    // A dangling link, or a file gone since the listing.
-                    found.push(Entry::Unreadable { path, error });
+                Err(e) => {
+                    let path = entry.path().to_path_buf();
+                    let error = e
+                        .into_io_error()
+                        .unwrap_or_else(|| io::Error::other("cannot be read"));
+                    found.entries.push(Entry::Unreadable { path, error });
                     continue;
                 }
             };
             let id = FileId::of_metadata(&meta);
-            if self.skip.contains(&id) {
-                continue;
-            }
             if meta.is_dir() {
-                if within.contains(&id) {
-                    found.push(Entry::Loop { path });
-                    continue;
-                }
-                within.push(id);
-                self.walk(root, &path, within, found);
-                within.pop();
-            } else if meta.is_file() && is_game_file(&name) {
+                found.folders.push((id, root.to_path_buf()));
+            } else if meta.is_file() && is_game_file(entry.file_name()) && !self.skip.contains(&id)
+            {
+                let path = entry.into_path();
                 let relative = path.strip_prefix(root).expect("walked below it");
-                found.push(Entry::File {
-                    relative: Some(relative.to_path_buf()),
+                found.entries.push(Entry::File {
+                    relative: Some(decode::without_suffix(relative)),
                     path,
                     id: Some(id),
                 });
             }
         }
+        links
     }
 }
 
-/// `.ctl-pgn` and `.pgn`, in any case (`GAME.PGN` from an old system).
-fn is_game_file(name: &OsStr) -> bool {
-    Path::new(name)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("ctl-pgn") || e.eq_ignore_ascii_case("pgn"))
+fn is_hidden(name: &OsStr) -> bool {
+    name.as_encoded_bytes().starts_with(b".")
+}
+
+/// `.ctl-pgn` and `.pgn`, in any case (`GAME.PGN` from an old system),
+/// with or without a compression suffix after it (`games.pgn.gz`); not a
+/// hidden file.
+pub fn is_game_file(name: &OsStr) -> bool {
+    let name = decode::without_suffix(Path::new(name));
+    !is_hidden(name.as_os_str())
+        && name
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("ctl-pgn") || e.eq_ignore_ascii_case("pgn"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_files_are_found_by_name_compressed_or_not() {
+        for name in [
+            "a.ctl-pgn",
+            "A.PGN",
+            "a.pgn.gz",
+            "a.ctl-pgn.ZST",
+            "a.pgn.xz",
+            "a.pgn.bz2",
+        ] {
+            assert!(is_game_file(OsStr::new(name)), "{name}");
+        }
+        for name in ["a.txt", "a.gz", ".a.pgn", "pgn", "a.pgn.zip", "a.tar.gz"] {
+            assert!(!is_game_file(OsStr::new(name)), "{name}");
+        }
+    }
 }

@@ -13,6 +13,8 @@ macro_rules! say {
 
 mod args;
 mod checks;
+mod decode;
+mod flood;
 mod inputs;
 mod output;
 mod same_file;
@@ -107,34 +109,45 @@ fn run(cli: &Cli) -> io::Result<Outcome> {
         cli.files.clone()
     };
     let skip = checks::outputs(cli);
-    let entries = Walk {
+    let expanded = Walk {
         follow: cli.follow,
         skip: &skip,
     }
     .expand(&named);
-    checks::refuse_clashes(cli, &entries)?;
+    checks::refuse_clashes(cli, &expanded)?;
+    let entries = &expanded.entries;
+    if let Some(n) = cli.jobs.filter(|&n| n > session::max_jobs()) {
+        if !cli.quiet {
+            say!(
+                "ctlpgn-filter: warning: --jobs {n}: using {} threads, 4 per core of this \
+                 machine's {} (more would only take memory)",
+                session::max_jobs(),
+                session::cores()
+            );
+        }
+    }
 
     let mut session = Session::new(cli)?;
     if cli.in_place {
-        each_file(&entries, &mut session, |s, path, _| in_place(s, path))?;
+        each_file(entries, &mut session, |s, path, _| in_place(s, path))?;
     } else if let Some(dir) = &cli.out_dir {
-        each_file(&entries, &mut session, |s, path, relative| {
+        each_file(entries, &mut session, |s, path, relative| {
             let relative = relative.expect("refused before: stdin under --out-dir");
             into_dir(s, path, &dir.join(relative))
         })?;
     } else if let Some(size) = cli.cut {
         let mut out = Output::open(cli.output.as_deref().unwrap_or(Path::new("-")))?;
-        each_file(&entries, &mut session, |s, path, _| {
+        each_file(entries, &mut session, |s, path, _| {
             s.cut_or_skip(path, out.writer(), size)
         })?;
         out.commit()?;
     } else if cli.check {
-        each_file(&entries, &mut session, |s, path, _| {
+        each_file(entries, &mut session, |s, path, _| {
             s.filter_or_skip(path, &mut io::sink()).map(drop)
         })?;
     } else {
         let mut out = Output::open(cli.output.as_deref().unwrap_or(Path::new("-")))?;
-        each_file(&entries, &mut session, |s, path, _| {
+        each_file(entries, &mut session, |s, path, _| {
             s.filter_or_skip(path, out.writer()).map(drop)
         })?;
         out.commit()?;
@@ -155,10 +168,13 @@ fn each_file(
         }
         match entry {
             Entry::File { path, relative, .. } => filter(session, path, relative.as_deref())?,
-            Entry::Unreadable { path, error } => {
-                session.unreadable(&format_args!("{}: {error}", path.display()))
-            }
+            Entry::Unreadable { path, error } => session.unreadable(&format_args!(
+                "{}: {}",
+                path.display(),
+                streams::in_words(error)
+            )),
             Entry::Loop { path } => session.link_loop(path),
+            Entry::Empty { path, links } => session.empty_folder(path, *links),
         }
     }
     Ok(())

@@ -11,7 +11,7 @@
 //!   renaming over it would replace the device node or FIFO with a file.
 
 use super::signals::Temp;
-use super::streams::{writing, Named, STDOUT};
+use super::streams::{in_words, writing, Named, STDOUT};
 use std::fs::{self, File, Metadata};
 use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::MetadataExt;
@@ -67,7 +67,10 @@ impl Output {
                 let target = resolve_links(path).map_err(writing(&shown))?;
                 Output::replacing(path, target, None)
             }
-            Err(e) => Err(writing(&shown)(e)),
+            Err(e) => Err(writing(&shown)(io::Error::new(
+                e.kind(),
+                format!("cannot write it: {}", in_words(&e)),
+            ))),
         }
     }
 
@@ -75,7 +78,19 @@ impl Output {
     /// end; `old` is what is there now.
     fn replacing(path: &Path, target: PathBuf, old: Option<&Metadata>) -> io::Result<Output> {
         let shown = path.display();
-        let temp = Temp::new_in(parent(&target)).map_err(writing(&shown))?;
+        let folder = parent(&target);
+        let temp = Temp::new_in(folder).map_err(|e| {
+            let why = match fs::metadata(folder) {
+                Err(_) => format!(
+                    "the folder {} does not exist (mkdir -p {} makes it)",
+                    folder.display(),
+                    folder.display()
+                ),
+                Ok(m) if !m.is_dir() => format!("{} is not a folder", folder.display()),
+                Ok(_) => in_words(&e),
+            };
+            writing(&shown)(io::Error::new(e.kind(), format!("cannot write it: {why}")))
+        })?;
         if let Some(old) = old {
             let file = temp.as_file();
             // The owner first: a change of owner clears set-id bits. Only

@@ -2,6 +2,8 @@
 //! what it counts along the way.
 
 use super::args::{Cli, Color, OutputFormat};
+use super::decode;
+use super::flood::Flood;
 use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
 use ctlpgn_filter::{
@@ -54,7 +56,17 @@ fn filter_builder(cli: &Cli, name: &InputName) -> FilterBuilder {
             verify = verify.on_game_end(move |end| {
                 if end.coherent && !end.rejected {
                     let name = name.lock().expect("no thread panics holding it");
-                    say!("{name}:{}: final position: {}", end.line, end.position);
+                    if end.path.is_empty() {
+                        say!("{name}:{}: final position: {}", end.line, end.position);
+                    } else {
+                        let path: Vec<String> = end.path.iter().map(u32::to_string).collect();
+                        say!(
+                            "{name}:{}: final position (variation {}): {}",
+                            end.line,
+                            path.join(":"),
+                            end.position
+                        );
+                    }
                 }
             });
         }
@@ -71,9 +83,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// 2 when an input could not be read (whatever the games did), else 3
-    /// when a binary file was skipped, else 1 when a game was rejected,
-    /// else 0.
+    /// 2 when an input could not be read (whatever the games did), or a
+    /// folder named held no game file, else 3 when a binary or UTF-16 file
+    /// was skipped, else 1 when a game was rejected, else 0.
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(if self.unreadable > 0 {
             2
@@ -99,12 +111,12 @@ pub fn count(n: u64, noun: &str) -> String {
     }
 }
 
-/// Whether `--color auto` colours: stderr is a terminal, `NO_COLOR` is
-/// unset or empty (no-color.org), and `TERM` is not `dumb`.
+/// Whether `--color auto` colours, as anstream decides for clap's own
+/// messages: stderr is a terminal, `NO_COLOR` is unset or empty
+/// (no-color.org), `CLICOLOR` is not `0`, and `TERM` is set and not
+/// `dumb`; or `CLICOLOR_FORCE` is set and not `0`.
 fn auto_color() -> bool {
-    io::stderr().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+    anstream::AutoStream::choice(&io::stderr()) != anstream::ColorChoice::Never
 }
 
 /// What one run of the command carries from input to input.
@@ -120,9 +132,14 @@ pub struct Session<'c> {
     not_written: u64,
     /// Inputs skipped as binary.
     binary: u64,
+    /// Inputs skipped as UTF-16 text.
+    utf16: u64,
+    /// Folders named that hold no game file.
+    empty: u64,
     /// `--cut`: pieces written.
     pieces: u64,
     color: bool,
+    flood: Flood,
 }
 
 impl<'c> Session<'c> {
@@ -143,8 +160,11 @@ impl<'c> Session<'c> {
             unreadable: 0,
             not_written: 0,
             binary: 0,
+            utf16: 0,
+            empty: 0,
             pieces: 0,
             color,
+            flood: Flood::new(cli.all_diagnostics),
         })
     }
 
@@ -156,6 +176,24 @@ impl<'c> Session<'c> {
     pub fn unreadable(&mut self, error: &dyn std::fmt::Display) {
         say!("ctlpgn-filter: {error}");
         self.unreadable += 1;
+    }
+
+    /// Reports a folder named that holds no game file: nothing was read
+    /// from it, as from an input that cannot be read.
+    pub fn empty_folder(&mut self, path: &Path, links: u64) {
+        let links = match links {
+            0 => String::new(),
+            n => format!(
+                " ({} not followed: --follow reads what they lead to)",
+                count(n, "symbolic link")
+            ),
+        };
+        say!(
+            "ctlpgn-filter: {}: no game file in this folder (.ctl-pgn or .pgn, \
+             compressed or not, hidden ones aside): nothing read from it{links}",
+            path.display()
+        );
+        self.empty += 1;
     }
 
     /// Reports a link not followed because it leads back to a folder it is in.
@@ -202,8 +240,9 @@ impl<'c> Session<'c> {
     /// `--cut SIZE`: copies one input into `out` cut at true game starts
     /// ([`cut_at_games`]), after a NUL byte when an input before it wrote
     /// a piece; an input that cannot be read, or is binary, is reported.
+    /// A compressed input is cut decompressed.
     pub fn cut_or_skip(&mut self, path: &Path, out: &mut dyn Write, size: u64) -> io::Result<()> {
-        let opened = self.open(path);
+        let opened = self.open(path, &ProgressBar::hidden());
         let Some((_, input, _)) = self.skip_unreadable(opened)? else {
             return Ok(());
         };
@@ -219,11 +258,17 @@ impl<'c> Session<'c> {
         Ok(())
     }
 
-    /// Opens one input (a path, or `-` for stdin): its name, its bytes,
-    /// its size if known; `None` when it is binary (a NUL byte in its
-    /// first [`BINARY_BLOCK`] bytes), reported once.
+    /// Opens one input (a path, or `-` for stdin): its name, its text
+    /// (decompressed if it was compressed), its size on disk if known;
+    /// `None` when it is binary (a NUL byte in the first [`BINARY_BLOCK`]
+    /// bytes of its text) or UTF-16, reported once. `progress` counts the
+    /// bytes read from the disk.
     #[allow(clippy::type_complexity)]
-    fn open(&mut self, path: &Path) -> io::Result<Option<(String, Box<dyn Read>, Option<u64>)>> {
+    fn open(
+        &mut self,
+        path: &Path,
+        progress: &ProgressBar,
+    ) -> io::Result<Option<(String, Box<dyn Read>, Option<u64>)>> {
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
             "<stdin>".to_string()
@@ -241,9 +286,25 @@ impl<'c> Session<'c> {
                 .map(|m| m.len());
             (Box::new(Named::new(&name, file)), size)
         };
+        let input = Box::new(progress.wrap_read(input));
+        let shown = if stdin { STDIN } else { &name };
+        let (input, container) = decode::decompressed(shown, input)?;
         let (first, input) = first_block(input)?;
+        if let Some(utf16) = decode::utf16(&first) {
+            say!(
+                "ctlpgn-filter: {name}: {}",
+                utf16.message((!stdin).then_some(path))
+            );
+            self.utf16 += 1;
+            return Ok(None);
+        }
         if let Some(at) = memchr::memchr(0, &first) {
-            say!("ctlpgn-filter: {name}: skipped: a binary file (a NUL byte at byte offset {at})");
+            let of = if container.is_some() {
+                " of its decompressed text"
+            } else {
+                ""
+            };
+            say!("ctlpgn-filter: {name}: skipped: a binary file (a NUL byte at byte offset {at}{of})");
             self.binary += 1;
             return Ok(None);
         }
@@ -255,20 +316,19 @@ impl<'c> Session<'c> {
     /// it is binary: then nothing of it is filtered.
     fn filter_file(&mut self, path: &Path, out: &mut dyn Write) -> io::Result<Option<Report>> {
         let cli = self.cli;
-        let Some((name, input, size)) = self.open(path)? else {
+        let progress = self.progress_bar(path);
+        let Some((name, input, size)) = self.open(path, &progress)? else {
+            progress.finish_and_clear();
             return Ok(None);
         };
         let jobs = match cli.jobs {
             // Final positions are printed as games end: one thread keeps their order.
             _ if cli.fail_fast || cli.final_pdtl => 1,
-            Some(n) => n.max(1),
-            None if size.is_some_and(|s| s >= LARGE_INPUT) => {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            }
+            Some(0) => cores(),
+            Some(n) => n.min(max_jobs()),
+            None if size.is_some_and(|s| s >= LARGE_INPUT) => cores(),
             None => 1,
         };
-        let progress = self.progress_bar(size);
-        let input = progress.wrap_read(input);
         let mut out = GameCounter {
             out,
             counting: !progress.is_hidden(),
@@ -279,8 +339,9 @@ impl<'c> Session<'c> {
         };
         let (quiet, color) = (cli.quiet, self.color);
         let bar = progress.clone();
+        let flood = &mut self.flood;
         let mut on_diag = |d: &Diagnostic| {
-            if !(quiet && d.severity == Severity::Warning) {
+            if !(quiet && d.severity == Severity::Warning) && flood.admit(d) {
                 let text = d.render_styled(&name, color);
                 bar.suspend(|| streams::to_stderr(format_args!("{text}")));
             }
@@ -302,13 +363,25 @@ impl<'c> Session<'c> {
                 &mut out,
                 rejects,
                 &mut on_diag,
-            )?
+            )
+            .map_err(|e| {
+                if streams::is_named(&e) {
+                    e
+                } else {
+                    // A worker thread that could not be started.
+                    io::Error::new(e.kind(), format!("--jobs {jobs}: {e}"))
+                }
+            })
         } else {
             // The reader reads in blocks of its own: no buffer between.
             self.filter
-                .run_with_rejects(input, &mut out, rejects, &mut on_diag)?
+                .run_with_rejects(input, &mut out, rejects, &mut on_diag)
         };
         progress.finish_and_clear();
+        for line in self.flood.finish(&name) {
+            say!("ctlpgn-filter: {line}");
+        }
+        let report = report?;
         self.total.add(&report);
         if cli.stats {
             self.print_stats(Some(&name), &report);
@@ -316,8 +389,15 @@ impl<'c> Session<'c> {
         Ok(Some(report))
     }
 
-    fn progress_bar(&self, size: Option<u64>) -> ProgressBar {
+    /// The progress bar for the input at `path`: hidden unless asked for,
+    /// or unless stderr is a terminal and the file is large.
+    fn progress_bar(&self, path: &Path) -> ProgressBar {
         let cli = self.cli;
+        let size = (path.as_os_str() != "-")
+            .then(|| std::fs::metadata(path).ok())
+            .flatten()
+            .filter(|m| m.is_file())
+            .map(|m| m.len());
         let show = cli.progress
             || (!cli.quiet && io::stderr().is_terminal() && size.is_some_and(|s| s >= LARGE_INPUT));
         if !show {
@@ -355,6 +435,8 @@ impl<'c> Session<'c> {
                 v["files_not_written"] = self.not_written.into();
                 v["files_unreadable"] = self.unreadable.into();
                 v["files_binary"] = self.binary.into();
+                v["files_utf16"] = self.utf16.into();
+                v["folders_without_games"] = self.empty.into();
             }
             say!("{v}");
         } else {
@@ -384,16 +466,19 @@ impl<'c> Session<'c> {
             || rejected_any(&t)
             || self.unreadable > 0
             || self.not_written > 0
-            || self.binary > 0
+            || self.binary + self.utf16 > 0
+            || self.empty > 0
         {
             let mut files = String::new();
-            for (n, what) in [
-                (self.not_written, "not written"),
-                (self.unreadable, "unreadable"),
-                (self.binary, "skipped as binary"),
+            for (n, noun, what) in [
+                (self.not_written, "file", "not written"),
+                (self.unreadable, "file", "unreadable"),
+                (self.binary, "file", "skipped as binary"),
+                (self.utf16, "file", "skipped as UTF-16"),
+                (self.empty, "folder", "without game files"),
             ] {
                 if n > 0 {
-                    files += &format!("; {} {what}", count(n, "file"));
+                    files += &format!("; {} {what}", count(n, noun));
                 }
             }
             let variations = if t.variations_written + t.variations_rejected > 0 {
@@ -405,8 +490,14 @@ impl<'c> Session<'c> {
             } else {
                 String::new()
             };
+            // --check writes nothing: a game read is coherent or rejected.
+            let kept = if self.cli.check {
+                "coherent"
+            } else {
+                "written"
+            };
             say!(
-                "ctlpgn-filter: {} read, {} written, {} rejected{variations}, {}{files}",
+                "ctlpgn-filter: {} read, {} {kept}, {} rejected{variations}, {}{files}",
                 count(t.games_read, "game"),
                 t.games_written,
                 t.games_rejected,
@@ -415,8 +506,8 @@ impl<'c> Session<'c> {
         }
         Ok(Outcome {
             total: t,
-            unreadable: self.unreadable,
-            binary: self.binary,
+            unreadable: self.unreadable + self.empty,
+            binary: self.binary + self.utf16,
         })
     }
 }
@@ -491,4 +582,15 @@ impl Write for Separated<'_> {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// The cores this machine has (1 if that cannot be known).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The most worker threads `--jobs` starts: four per core (at least 4).
+/// More gain nothing and each takes memory (a few 2 MiB chunks).
+pub fn max_jobs() -> usize {
+    (4 * cores()).max(4)
 }

@@ -22,7 +22,27 @@ struct OnStream {
 
 impl fmt::Display for OnStream {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.name, self.error)
+        write!(f, "{}: {}", self.name, in_words(&self.error))
+    }
+}
+
+/// What went wrong, in words: the system's message without its
+/// `(os error 2)`, and without the temporary file's path that `tempfile`
+/// adds (the user named another path: that one is shown).
+pub fn in_words(e: &io::Error) -> String {
+    // tempfile's error holds the system's as its source.
+    let e = e
+        .get_ref()
+        .and_then(|inner| std::error::Error::source(inner))
+        .and_then(|s| s.downcast_ref::<io::Error>())
+        .unwrap_or(e);
+    let text = e.to_string();
+    match e.raw_os_error() {
+        Some(code) => text
+            .strip_suffix(&format!(" (os error {code})"))
+            .unwrap_or(&text)
+            .to_string(),
+        None => text,
     }
 }
 
@@ -55,6 +75,11 @@ pub fn reading(what: impl fmt::Display) -> impl FnOnce(io::Error) -> io::Error {
 /// Names the output `what` on an error writing it (or making it).
 pub fn writing(what: impl fmt::Display) -> impl FnOnce(io::Error) -> io::Error {
     move |e| name(what.to_string(), false, e)
+}
+
+/// Whether `e` names its file or stream already.
+pub fn is_named(e: &io::Error) -> bool {
+    on_stream(e).is_some()
 }
 
 /// Whether `e` came from reading an input: that input is reported and the

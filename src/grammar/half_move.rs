@@ -4,6 +4,7 @@
 //! a castling (`KRK-II`) or a forced promotion (`B24=D`); whatever else the
 //! tokenizer read as a word is refused here, with the reason.
 
+use crate::diag::{DiagnosticKind, Message};
 use crate::grammar::alphabet::{is_piece_letter, is_standard_letter, piece_meant, CASTLING};
 use crate::grammar::hex::{Hex, HexError};
 use crate::grammar::model::{decode_figurine, Action, Check, Dash, Glyph, Sep};
@@ -86,7 +87,11 @@ enum FaultKind {
 
 impl Fault {
     /// What to tell the user about `word`, the word parsed.
-    pub fn message(&self, word: &[u8]) -> String {
+    pub fn message(&self, word: &[u8]) -> Message {
+        Message::new(DiagnosticKind::MoveSyntax, self.text(word))
+    }
+
+    fn text(&self, word: &[u8]) -> String {
         let at = &word[self.offset.min(word.len())..];
         let digits = at
             .get(1..)
@@ -206,7 +211,7 @@ pub(crate) fn parse(word: &[u8]) -> Parse<Parsed> {
 /// reader may copy it as it stands (`quick_moves_read_as_parse_reads_them`).
 ///
 /// [`HalfMove::write_move`]: crate::HalfMove::write_move
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
     Window::on(b, i, |w| plain_move_in(w, 0))
 }
@@ -229,7 +234,7 @@ impl<'a> Window<'a> {
 
     /// `read` on the window on `b` from `i`: the text itself, or, near its
     /// end, a copy with zeros after it.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn on<R>(b: &[u8], i: usize, read: impl FnOnce(&Window<'_>) -> R) -> R {
         let rest = &b[i..];
         if let Some(bytes) = rest.first_chunk::<64>() {
@@ -754,7 +759,7 @@ mod tests {
 
     fn error(s: &str) -> (usize, String) {
         let e = parse(s.as_bytes()).unwrap_err();
-        (e.offset, e.message(s.as_bytes()))
+        (e.offset, e.message(s.as_bytes()).text)
     }
 
     #[test]

@@ -653,7 +653,6 @@ impl Text {
         self.separator(sep);
         self.push_slice(&text[(k + n).min(text.len())..]);
     }
-
 }
 
 /// A game result.

@@ -2,6 +2,7 @@
 //! lines. What crosses lines (a comment's text, a variation's depth) is
 //! the reader's business: it takes over at `{` and at a dropped `(`.
 
+use crate::diag::{invalid_utf8, DiagnosticKind, Message};
 use logos::Logos;
 
 /// A token of CTL-PGN. Blanks are skipped (the ASCII ones: a no-break
@@ -140,8 +141,14 @@ pub(crate) fn label_value(slice: &[u8]) -> Option<u32> {
 /// A `Tag` token's name and value (escapes kept as written).
 pub(crate) fn tag_parts(slice: &[u8]) -> (&[u8], &[u8]) {
     // Tags are short: loops, not vectorised searches, are the quicker.
-    let q1 = slice.iter().position(|&c| c == b'"').expect("a tag token holds quotes");
-    let q2 = slice.iter().rposition(|&c| c == b'"').expect("a tag token holds quotes");
+    let q1 = slice
+        .iter()
+        .position(|&c| c == b'"')
+        .expect("a tag token holds quotes");
+    let q2 = slice
+        .iter()
+        .rposition(|&c| c == b'"')
+        .expect("a tag token holds quotes");
     (trim_blanks(&slice[1..q1]), &slice[q1 + 1..q2])
 }
 
@@ -162,6 +169,163 @@ fn trim_blanks(mut b: &[u8]) -> &[u8] {
 /// A no-break space, a blank wherever a space is.
 const NBSP: &[u8] = "\u{A0}".as_bytes();
 
+/// What is wrong with a tag that is no [`Token::Tag`], and where: `text`
+/// starts at its `[` (at stream offset `offset`) and runs at least to its
+/// line's end. Returns the byte of `text` to point at and the message: a
+/// name missing or with a character names cannot hold, a value without
+/// quotes or with typographic ones, a quote inside the value not escaped,
+/// a value or tag not closed, bytes that are not UTF-8 (naming the
+/// encoding they read as).
+///
+/// ```text
+/// [White "Fran\xE7ois"]  → at the 0xE7: invalid UTF-8 ... Latin-1 ...
+/// [Event "The "Big" one"] → at the second ": a quote inside a value is written \"
+/// [White Kasparov]        → at the K: the value is not in quotes
+/// [Event "x"              → at the line's end: ] is missing
+/// ```
+pub(crate) fn tag_fault(text: &[u8], offset: u64) -> (usize, Message) {
+    let end = memchr::memchr(b'\n', text).unwrap_or(text.len());
+    let line = text[..end].strip_suffix(b"\r").unwrap_or(&text[..end]);
+    let tag = |text: String| Message::new(DiagnosticKind::TagSyntax, text);
+    let blanks = |from: usize| {
+        from + line[from..]
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count()
+    };
+    // The first byte not UTF-8 from `from` on, if before `to`.
+    let not_utf8 = |from: usize, to: usize| {
+        std::str::from_utf8(&line[from..to])
+            .err()
+            .map(|e| from + e.valid_up_to())
+    };
+    let at_char = |i: usize| -> (usize, Message) {
+        match std::str::from_utf8(&line[i..]).map_err(|e| e.valid_up_to()) {
+            Err(0) => (i, invalid_utf8(line, i, offset + i as u64)),
+            _ => {
+                let c = String::from_utf8_lossy(&line[i..])
+                    .chars()
+                    .next()
+                    .unwrap_or(' ');
+                (
+                    i,
+                    tag(format!(
+                        "unexpected character '{c}' in a tag: a tag is [Name \"value\"]"
+                    )),
+                )
+            }
+        }
+    };
+    let name_from = blanks(1);
+    let name_len = line[name_from..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    let name_to = name_from + name_len;
+    let quote = blanks(name_to);
+    if name_len == 0 {
+        return match line.get(name_from) {
+            Some(b'"') => (
+                name_from,
+                tag("the tag has no name: a tag is [Name \"value\"]".into()),
+            ),
+            None | Some(b']') => (
+                name_from,
+                tag("an empty tag: a tag is [Name \"value\"] on one line".into()),
+            ),
+            Some(_) => at_char(name_from),
+        };
+    }
+    let name = String::from_utf8_lossy(&line[name_from..name_to]);
+    match line.get(quote) {
+        Some(b'"') => {}
+        None => {
+            return (
+                quote,
+                tag(format!(
+                    "the tag {name} has no value, nor ] to close it: a tag is [Name \"value\"] on one line"
+                )),
+            )
+        }
+        Some(b']') => {
+            return (
+                quote,
+                tag(format!("the tag {name} has no value: write [{name} \"\"] for an empty one")),
+            )
+        }
+        Some(_) if quote == name_to => {
+            // A character names do not hold, right after the name.
+            return at_char(name_to);
+        }
+        Some(_) => {
+            if line[quote..].starts_with("“".as_bytes()) || line[quote..].starts_with("”".as_bytes()) {
+                return (
+                    quote,
+                    tag("a tag's value is in straight quotes \"...\", not typographic ones".into()),
+                );
+            }
+            let close = memchr::memrchr(b']', &line[quote..]).map_or(line.len(), |n| quote + n);
+            let value = String::from_utf8_lossy(&line[quote..close]);
+            let value = value.trim_end();
+            return (
+                quote,
+                tag(format!(
+                    "the value of the tag {name} is not in quotes: write [{name} \"{value}\"]"
+                )),
+            );
+        }
+    }
+    // The value, to its closing quote.
+    let mut i = quote + 1;
+    let value_end = loop {
+        match line.get(i) {
+            None => {
+                if let Some(bad) = not_utf8(quote + 1, line.len()) {
+                    return (bad, invalid_utf8(line, bad, offset + bad as u64));
+                }
+                return (
+                    line.len(),
+                    tag(
+                        "the tag's value is not closed: \" is missing before the line's end".into(),
+                    ),
+                );
+            }
+            Some(b'\\') if i + 1 < line.len() => i += 2,
+            Some(b'"') => break i,
+            Some(_) => i += 1,
+        }
+    };
+    if let Some(bad) = not_utf8(quote + 1, value_end) {
+        return (bad, invalid_utf8(line, bad, offset + bad as u64));
+    }
+    let after = blanks(value_end + 1);
+    match line.get(after) {
+        None => (
+            after,
+            tag("the tag is not closed: ] is missing before the line's end".into()),
+        ),
+        // A quote further on that would close the value: this one is inside it.
+        Some(_) if memchr::memchr(b'"', &line[after..]).is_some() => (
+            value_end,
+            tag(format!(
+                "a quote inside the value of the tag {name} must be escaped: write \\\""
+            )),
+        ),
+        Some(b']') => (
+            0,
+            tag("tag not closed: a tag is [Name \"value\"] on one line".into()),
+        ),
+        Some(_) => {
+            if let Some(bad) = not_utf8(after, line.len()) {
+                return (bad, invalid_utf8(line, bad, offset + bad as u64));
+            }
+            (
+                after,
+                tag("unexpected text after the tag's value: ] is due here".into()),
+            )
+        }
+    }
+}
 /// Where in this line a tag starts, if the line, after blanks, starts
 /// with one. The game-start rule ([`crate::read`]) is about tags: this is
 /// how a line that could start a game is recognised outside the tokens (a
@@ -294,4 +458,84 @@ mod tests {
         assert_eq!(tag_starting(b"[Variant \"C'escacs\""), None);
         assert_eq!(tag_starting(b"1. E7-E13 [Variant \"C'escacs\"]"), None);
     }
+
+    /// Where `tag_fault` points in `line`, and its message.
+    fn fault(line: &[u8]) -> (usize, String) {
+        let (at, m) = tag_fault(line, 100);
+        (at, m.text)
+    }
+
+    #[test]
+    fn a_latin1_value_points_at_its_byte_and_names_the_encoding() {
+        let (at, m) = fault(b"[White \"Fran\xE7ois\"]\n1. E7-E13");
+        assert_eq!(at, 12);
+        assert!(
+            m.starts_with(
+                "invalid UTF-8: byte 0xE7 at byte offset 112 of the input ('ç' in Latin-1)"
+            ),
+            "{m}"
+        );
+        assert!(m.ends_with("iconv -f latin1 -t utf-8"), "{m}");
+        assert_eq!(
+            tag_fault(b"[White \"Fran\xE7ois\"]", 0).1.kind,
+            DiagnosticKind::Encoding
+        );
+    }
+
+    #[test]
+    fn an_inner_quote_points_at_the_quote_that_ends_the_value_too_soon() {
+        let (at, m) = fault(br#"[Event "The "Big" one"]"#);
+        assert_eq!(at, 12);
+        assert_eq!(
+            m,
+            r#"a quote inside the value of the tag Event must be escaped: write \""#
+        );
+    }
+
+    #[test]
+    fn a_value_without_quotes_is_shown_quoted() {
+        let (at, m) = fault(b"[White Kasparov, G.]\r\n");
+        assert_eq!(at, 7);
+        assert_eq!(
+            m,
+            r#"the value of the tag White is not in quotes: write [White "Kasparov, G."]"#
+        );
+        let (at, m) = fault("[White “Kasparov”]".as_bytes());
+        assert_eq!(at, 7);
+        assert!(m.contains("straight quotes"), "{m}");
+    }
+
+    #[test]
+    fn what_is_not_closed_is_pointed_at_the_line_s_end() {
+        assert_eq!(
+            fault(b"[Event \"x\"\n[Site \"y\"]"),
+            (
+                10,
+                "the tag is not closed: ] is missing before the line's end".into()
+            )
+        );
+        assert_eq!(
+            fault(b"[Event \"x]\r\n"),
+            (
+                10,
+                "the tag's value is not closed: \" is missing before the line's end".into()
+            )
+        );
+        assert_eq!(fault(b"[Event").0, 6);
+    }
+
+    #[test]
+    fn names_must_be_letters_digits_and_underscores() {
+        let (at, m) = fault(br#"[Ev-ent "x"]"#);
+        assert_eq!(at, 3);
+        assert!(m.starts_with("unexpected character '-' in a tag"), "{m}");
+        assert_eq!(fault(br#"[ "x"]"#).0, 2);
+        assert!(fault(br#"[ "x"]"#).1.contains("no name"));
+        assert!(fault(b"[Event]").1.contains("has no value"));
+        assert!(fault(br#"[Event "x" y]"#)
+            .1
+            .starts_with("unexpected text after"));
+        assert_eq!(fault(br#"[Event "x" y]"#).0, 11);
+    }
+
 }

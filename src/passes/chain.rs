@@ -5,7 +5,7 @@
 use super::{
     AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
 };
-use crate::diag::{Diagnostic, Pos, Severity};
+use crate::diag::{Diagnostic, Message, Pos, Severity};
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Outcome};
 use crate::grammar::redefine::RedefineMap;
@@ -186,8 +186,9 @@ pub struct Context {
 pub(crate) const MAX_WARNINGS: usize = 100;
 
 impl Context {
-    /// Reports an error: the game will be rejected.
-    pub fn error(&mut self, at: Pos, message: impl Into<String>) {
+    /// Reports an error: the game will be rejected. The message is text,
+    /// or a [`Message`] that names its kind.
+    pub fn error(&mut self, at: Pos, message: impl Into<Message>) {
         if !self.has_error {
             self.has_error = true;
             self.push(Severity::Error, at, message.into());
@@ -196,10 +197,11 @@ impl Context {
 
     /// Reports a warning: the game is still written (unless `--strict`,
     /// which makes it the error that rejects the game).
-    pub fn warn(&mut self, at: Pos, message: impl Into<String>) {
+    pub fn warn(&mut self, at: Pos, message: impl Into<Message>) {
         let message = message.into();
         if self.strict {
-            self.error(at, format!("{message}: rejected by --strict"));
+            let text = format!("{}: rejected by --strict", message.text);
+            self.error(at, Message::new(message.kind, text));
         } else if !self.has_error && self.diagnostics.len() < MAX_WARNINGS {
             self.push(Severity::Warning, at, message);
         }
@@ -219,20 +221,22 @@ impl Context {
     ///     "no [Variant \"C'escacs\"] tag: rejected by --strict (without it: added)"
     /// );
     /// ```
-    pub fn warn_fixed(&mut self, at: Pos, problem: impl fmt::Display, fix: impl fmt::Display) {
+    pub fn warn_fixed(&mut self, at: Pos, problem: impl Into<Message>, fix: impl fmt::Display) {
+        let problem = problem.into();
         if self.strict {
-            let message = format!("{problem}: rejected by --strict (without it: {fix})");
-            self.error(at, message);
+            let text = format!("{problem}: rejected by --strict (without it: {fix})");
+            self.error(at, Message::new(problem.kind, text));
         } else {
-            self.warn(at, format!("{problem}: {fix}"));
+            let text = format!("{problem}: {fix}");
+            self.warn(at, Message::new(problem.kind, text));
         }
     }
 
     /// Reports an error that rejects one variation game of this game
     /// (`--split-variations`), not the game.
-    pub(crate) fn error_in_variation(&mut self, at: Pos, message: String) {
+    pub(crate) fn error_in_variation(&mut self, at: Pos, message: impl Into<Message>) {
         if !self.has_error {
-            self.push(Severity::Error, at, message);
+            self.push(Severity::Error, at, message.into());
         }
     }
 
@@ -242,13 +246,14 @@ impl Context {
         self.has_error
     }
 
-    fn push(&mut self, severity: Severity, at: Pos, message: String) {
+    fn push(&mut self, severity: Severity, at: Pos, message: Message) {
         self.diagnostics.push(Diagnostic {
             severity,
+            kind: message.kind,
             line: at.line,
             // Worked out by the reader, from the offset.
             column: 0,
-            message,
+            message: message.text,
             source: String::new(),
             source_column: 1,
         });
@@ -491,12 +496,12 @@ impl Chain {
     /// carries meaning to the reader (`meaningful`), else those that want
     /// [`Interest::TAGS`].
     pub fn tag(&mut self, tag: &Tag<'_>, meaningful: bool, cx: &mut Context) -> Flow {
-        each_pass!(&mut *self, |p, w| if (meaningful
-            || w.contains(Interest::TAGS))
-            && p.tag(tag, cx) == Flow::Drop
-        {
-            return Flow::Drop;
-        });
+        each_pass!(
+            &mut *self,
+            |p, w| if (meaningful || w.contains(Interest::TAGS)) && p.tag(tag, cx) == Flow::Drop {
+                return Flow::Drop;
+            }
+        );
         Flow::Keep
     }
 

@@ -1,6 +1,6 @@
 //! Pass "redefine": undo `[Redefine "..."]`.
 
-use crate::diag::Pos;
+use crate::diag::{DiagnosticKind, Message, Pos};
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{Glyph, HalfMove};
 use crate::passes::{Context, Flow, Interest, Pass, Tag};
@@ -26,7 +26,7 @@ impl UndoRedefine {
         }
         match cx.redefine.resolve(g.letter) {
             Ok(s) => g.letter = s,
-            Err(m) => cx.error(at, m),
+            Err(m) => cx.error(at, Message::new(DiagnosticKind::Redefine, m)),
         }
     }
 }

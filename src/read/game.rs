@@ -4,7 +4,7 @@
 
 use super::scan::Mode;
 use super::{Held, Reading, Resume, Stop, Until};
-use crate::diag::{Diagnostic, Pos, Severity};
+use crate::diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 use crate::filter::Report;
 use crate::grammar::model::Outcome;
 use std::io::{self, Write};
@@ -104,7 +104,7 @@ impl Reading<'_> {
     /// An error at stream offset `at` of the current line.
     #[cold]
     #[inline(never)]
-    pub(super) fn error_at(&mut self, h: Held<'_>, at: u64, message: impl Into<String>) {
+    pub(super) fn error_at(&mut self, h: Held<'_>, at: u64, message: impl Into<Message>) {
         let pos = self.places.pos(at);
         self.error_at_pos(h, pos, message);
     }
@@ -112,7 +112,7 @@ impl Reading<'_> {
     /// An error at `pos`.
     #[cold]
     #[inline(never)]
-    pub(super) fn error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<String>) {
+    pub(super) fn error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<Message>) {
         self.f.cx.error(pos, message);
         self.place(h);
     }
@@ -124,7 +124,7 @@ impl Reading<'_> {
         &mut self,
         h: Held<'_>,
         pos: Pos,
-        problem: impl std::fmt::Display,
+        problem: impl Into<Message>,
         fix: impl std::fmt::Display,
     ) {
         self.f.cx.warn_fixed(pos, problem, fix);
@@ -295,13 +295,15 @@ impl Reading<'_> {
             self.error_at_pos(h, start, message);
         }
         if !self.game.has_variant {
-            self.warn_fixed_at(h, start, "no [Variant \"C'escacs\"] tag", "added");
+            let problem = "no [Variant \"C'escacs\"] tag";
+            let problem = Message::new(DiagnosticKind::NoVariantTag, problem);
+            self.warn_fixed_at(h, start, problem, "added");
         }
         if self.movetext.has_moves && !self.movetext.last_move_ends {
             let at = self.game.marks.last_move;
-            self.f
-                .cx
-                .warn(at, "the last move has no end marker (: or #)");
+            let message = "the last move has no end marker (: or #)";
+            let message = Message::new(DiagnosticKind::NoEndMarker, message);
+            self.f.cx.warn(at, message);
             self.place(h);
         }
         let tag = self.game.marks.result_tag;

@@ -147,9 +147,12 @@ impl<'a> Held<'a> {
         at >= self.base && at <= self.end()
     }
 
-    /// The rest of the line from stream offset `at`, without its line end.
-    fn line_rest(self, at: u64) -> &'a [u8] {
+    /// What follows stream offset `at` on its line, without its line end,
+    /// up to `max` bytes: what a message or a spaced move looks at after a
+    /// word, so that a long line costs no more per word than a short one.
+    fn line_rest(self, at: u64, max: usize) -> &'a [u8] {
         let rest = self.from(at);
+        let rest = &rest[..rest.len().min(max)];
         &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())]
     }
 }
@@ -251,7 +254,7 @@ impl Reading<'_> {
         while self.at < end && self.io.stop.is_none() {
             match self.scan.mode {
                 scan::Mode::Tokens => self.tokens(h, end)?,
-                scan::Mode::Comment => self.comment_text(h, end),
+                scan::Mode::Comment => self.comment_text(h, end)?,
                 scan::Mode::SkipVariation => self.skip_variation(h, end)?,
             }
         }

@@ -28,9 +28,6 @@ pub(super) struct Scan {
     pub mode: Mode,
     /// The region being read is valid UTF-8.
     pub utf8: bool,
-    /// The first byte not ASCII at or after some offset of the region
-    /// (`u64::MAX` for none): see [`Scan::non_ascii_from`].
-    non_ascii: u64,
     /// The chain drops every comment, every variation: skip them unread.
     pub skip_comments: bool,
     pub skip_variations: bool,
@@ -44,6 +41,9 @@ pub(super) struct Scan {
     read_again: Option<ReadAgain>,
     /// What must be read again that left the buffer.
     spill: Spill,
+    /// No `}` follows this stream offset: a comment opened there reached
+    /// the input's end.
+    no_close_after: Option<u64>,
 }
 
 /// A comment never closed: where reading starts again, once the input has
@@ -64,13 +64,13 @@ impl Scan {
         Scan {
             mode: Mode::Tokens,
             utf8: true,
-            non_ascii: 0,
             skip_comments,
             skip_variations,
             comment_in_skip: false,
             search: (0, 0, false),
             read_again: None,
             spill: Spill::default(),
+            no_close_after: None,
         }
     }
 }
@@ -78,22 +78,8 @@ impl Scan {
 impl Scan {
     /// A new region, from `at` to `end`, is read.
     pub fn region(&mut self, h: Held<'_>, at: u64, end: u64) {
-        let first = h.index.find(Classes::NON_ASCII, at, end);
-        self.non_ascii = first.unwrap_or(u64::MAX);
-        self.utf8 = first.is_none() || simdutf8::basic::from_utf8(h.slice(at, end)).is_ok();
-    }
-
-    /// The first byte not ASCII at or after `at`, in the region being read
-    /// (`u64::MAX` for none): looked up in the index once per such byte.
-    #[inline]
-    pub fn non_ascii_from(&mut self, h: Held<'_>, at: u64) -> u64 {
-        if self.non_ascii < at {
-            self.non_ascii = h
-                .index
-                .find(Classes::NON_ASCII, at, h.index.end())
-                .unwrap_or(u64::MAX);
-        }
-        self.non_ascii
+        self.utf8 = h.index.find(Classes::NON_ASCII, at, end).is_none()
+            || simdutf8::basic::from_utf8(h.slice(at, end)).is_ok();
     }
 }
 
@@ -111,7 +97,7 @@ impl Reading<'_> {
     }
 
     /// A comment's text from `self.at`, up to `}` or `end`.
-    pub(super) fn comment_text(&mut self, h: Held<'_>, end: u64) {
+    pub(super) fn comment_text(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
         let from = self.at;
         let close = h.index.find(Classes::CLOSE_BRACE, from, end);
         let body_end = close.unwrap_or(end);
@@ -120,9 +106,20 @@ impl Reading<'_> {
             // input may lack its line end.
             let at_end = h.slice(from, end).last() != Some(&b'\n');
             self.look_for_a_game_in_the_comment(h, end, at_end);
+            let opened = self.game.marks.comment.offset;
+            if self.scan.read_again.is_some() && self.scan.no_close_after.is_some_and(|a| a <= opened) {
+                // No `}` comes any more: the comment is never closed, and
+                // reading goes on from its first line that starts a game
+                // now, as it would once the input had ended.
+                self.check_utf8(h, from, self.scan.read_again.map_or(end, |r| r.at.max(from)));
+                return self.read_again_now(h).map(|_| ());
+            }
         }
+        // What a comment never closed holds from its first line that starts
+        // a game on is read again, and checked then.
+        let checked_to = self.scan.read_again.map_or(body_end, |r| r.at.clamp(from, body_end));
         self.places.lines_in(h, from, body_end);
-        self.check_utf8(h, from, body_end);
+        self.check_utf8(h, from, checked_to);
         let body = h.slice(from, body_end);
         let keep = !self.scan.skip_comments && !self.scan.comment_in_skip;
         let Some(close) = close else {
@@ -130,7 +127,7 @@ impl Reading<'_> {
                 self.asides.comment.extend_from_slice(body);
             }
             self.at = end;
-            return;
+            return Ok(());
         };
         self.at = close + 1;
         let s = &mut self.scan;
@@ -156,6 +153,7 @@ impl Reading<'_> {
                 self.asides.comment = whole;
             }
         }
+        Ok(())
     }
 
     /// Looks through the text of the comment open, up to `upto` (whole
@@ -223,18 +221,32 @@ impl Reading<'_> {
         if self.scan.mode != Mode::Comment {
             return Ok(None);
         }
+        // No `}` follows the comment's `{`: any comment opened after it is
+        // never closed either (`comment_text` need not wait for the end).
+        self.scan.no_close_after = Some(self.game.marks.comment.offset);
+        Ok(match self.read_again_now(h)? {
+            None => None,
+            Some(again) => Some(match self.io.stop {
+                Some(stop) => Ok(stop),
+                None => Err((again, std::mem::take(&mut self.scan.spill))),
+            }),
+        })
+    }
+
+    /// The comment open is never closed: its game ends at the tag of its
+    /// first line that starts a game, and reading starts again at that
+    /// line, whose stream offset it returns (none if the comment holds no
+    /// such line).
+    fn read_again_now(&mut self, h: Held<'_>) -> io::Result<Option<u64>> {
         let Some(again) = self.scan.read_again.take() else {
             return Ok(None);
         };
         self.finish_game(h, again.tag)?;
-        if let Some(stop) = self.io.stop {
-            return Ok(Some(Ok(stop)));
-        }
         self.scan.mode = Mode::Tokens;
         self.game.depth = 0;
         self.at = again.at;
         self.places.restart(again.line, again.at);
-        Ok(Some(Err((again.at, std::mem::take(&mut self.scan.spill)))))
+        Ok(Some(again.at))
     }
 
     // ───────────────────────────── variations ─────────────────────────────
@@ -371,8 +383,7 @@ impl Reading<'_> {
     }
 }
 
-/// The message for the invalid UTF-8 byte at stream offset `at`.
-pub(super) fn invalid_utf8(h: Held<'_>, at: u64) -> String {
-    let byte = h.from(at)[0];
-    format!("invalid UTF-8: byte 0x{byte:02X} at byte offset {at} of the input")
+/// The message for the invalid UTF-8 byte at stream offset `at`, held.
+pub(super) fn invalid_utf8(h: Held<'_>, at: u64) -> crate::diag::Message {
+    crate::diag::invalid_utf8(h.bytes, (at - h.base) as usize, at)
 }

@@ -15,7 +15,7 @@
 use super::game::Opens;
 use super::scan::{invalid_utf8, Mode};
 use super::{Held, Reading};
-use crate::diag::Pos;
+use crate::diag::{Message, Pos};
 use crate::grammar::half_move::{self, Traits, Window};
 use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side, Text};
 use crate::grammar::standard_chess;
@@ -209,22 +209,34 @@ impl Reading<'_> {
         let lines = bare && self.f.writer.takes_lines();
         if lines && from + i as u64 == self.places.line_start {
             i = self.move_lines(h, text, from, i);
+            if self.movetext.ended() {
+                return i;
+            }
         }
         while let Some(&c) = text.get(i) {
             match c {
                 b' ' | b'\t' | b'\r' => i += 1,
-                b'\n' => {
+                // None of these annotates a move: the move waiting for its
+                // annotations goes on, and may end the game, whose next
+                // token is then the tokenizer's to read (it may start a
+                // game).
+                b'\n' | b',' | b'0'..=b'9' | b'A'..=b'Z' if self.moves.pending.is_some() => {
                     self.flush_pending(h);
+                    if self.movetext.ended() {
+                        return i;
+                    }
+                }
+                b'\n' => {
                     i += 1;
                     self.places.new_line(from + i as u64);
                     if lines {
                         i = self.move_lines(h, text, from, i);
+                        if self.movetext.ended() {
+                            return i;
+                        }
                     }
                 }
-                b',' if self.movetext.black_due() => {
-                    self.flush_pending(h);
-                    i += 1;
-                }
+                b',' if self.movetext.black_due() => i += 1,
                 b'0'..=b'9' => {
                     // `N.`, the number that comes next, and not `N..`.
                     let Some((n, len)) = decimal_at(text, i, 9) else {
@@ -236,7 +248,6 @@ impl Reading<'_> {
                     {
                         return i;
                     }
-                    self.flush_pending(h);
                     self.span_number(n, from + i as u64);
                     i += len + 1;
                 }
@@ -254,7 +265,6 @@ impl Reading<'_> {
                     if !plain_after(text, after) || !self.movetext.takes_half_move() {
                         return i;
                     }
-                    self.flush_pending(h);
                     let at = from + i as u64;
                     if bare && canonical {
                         let mate = p.check == Some(Check::Mate);
@@ -273,7 +283,15 @@ impl Reading<'_> {
                         let text = Some((at, at + len as u64));
                         let traits = p.traits;
                         let respell = false;
-                        self.pass_half_move(h, Pending { mv, traits, text, respell });
+                        self.pass_half_move(
+                            h,
+                            Pending {
+                                mv,
+                                traits,
+                                text,
+                                respell,
+                            },
+                        );
                     }
                     self.game.movetext_line = self.places.line;
                     i = after;
@@ -415,7 +433,8 @@ impl Reading<'_> {
         }
         self.game.movetext_line = self.places.line;
         if !self.f.cx.has_error() {
-            let open = (line.black.is_none() && !line.marked && !line.mates()).then_some(line.number);
+            let open =
+                (line.black.is_none() && !line.marked && !line.mates()).then_some(line.number);
             // The line end goes with a closed line only.
             let end = k + line.len - usize::from(open.is_some());
             if whole {
@@ -423,7 +442,10 @@ impl Reading<'_> {
                 let mut t = Text::default();
                 let mut i = k;
                 for p in read.iter().flatten() {
-                    let (a, b) = p.text.map(|(a, b)| ((a - from) as usize, (b - from) as usize)).unwrap_or((i, i));
+                    let (a, b) = p
+                        .text
+                        .map(|(a, b)| ((a - from) as usize, (b - from) as usize))
+                        .unwrap_or((i, i));
                     t.push_slice(&text[i..a]);
                     match p.mv.action.separator().filter(|_| p.respell) {
                         Some(sep) => t.respelled(&text[a..b], sep),
@@ -479,28 +501,26 @@ impl Reading<'_> {
         if let Some(n) = blank_len(rest) {
             return Ok(Some(at + n as u64));
         }
-        if rest[0] >= 0x80 {
-            let word_end = fold_word_len(rest);
-            if self.fold_word(&rest[..word_end]) {
-                return self.folded_tokens(h, at, word_end).map(Some);
-            }
+        // A character NFKC folds (a full-width letter or digit, say)
+        // starts a word to fold: its valid UTF-8 up to a blank or a byte
+        // that opens or closes something, looked at only then, once.
+        if first_char(rest).is_some_and(|c| !std::iter::once(c).nfkc().eq(std::iter::once(c))) {
+            let len = fold_word_len(rest);
+            let len = match std::str::from_utf8(&rest[..len]) {
+                Ok(_) => len,
+                Err(e) => e.valid_up_to(),
+            };
+            self.fold_word(&rest[..len]);
+            return self.folded_tokens(h, at, len).map(Some);
         }
         self.unexpected(h, rest, at)?;
         Ok(None)
     }
 
-    /// NFKC-folds `word` into `self.moves.fold` if that changes its first
-    /// character (full-width letters and digits, say).
-    fn fold_word(&mut self, word: &[u8]) -> bool {
-        let Ok(s) = std::str::from_utf8(word) else {
-            return false;
-        };
-        let Some(c) = s.chars().next() else {
-            return false;
-        };
-        if std::iter::once(c).nfkc().eq(std::iter::once(c)) {
-            return false;
-        }
+    /// NFKC-folds `word`, valid UTF-8, into `self.moves.fold`, with the
+    /// input offset of each of its bytes.
+    fn fold_word(&mut self, word: &[u8]) {
+        let s = std::str::from_utf8(word).unwrap_or_default();
         let m = &mut self.moves;
         m.fold.clear();
         m.fold_map.clear();
@@ -512,7 +532,6 @@ impl Reading<'_> {
                 m.fold_map.extend(std::iter::repeat_n(i as u32, e.len()));
             }
         }
-        true
     }
 
     /// Reads the tokens of the folded word at `at`, `len` bytes long;
@@ -574,33 +593,39 @@ impl Reading<'_> {
             return Ok(());
         }
         self.leave_tags(h);
+        if self.f.cx.has_error() {
+            // Only the game's first error is kept: no need to make another.
+            return Ok(());
+        }
+        if rest.first() == Some(&b'[') && h.holds(at) {
+            // A tag that is not well formed: say what is wrong, where.
+            let (off, message) = token::tag_fault(h.from(at), at);
+            self.error_at(h, at + off as u64, message);
+            return Ok(());
+        }
         // A number or word the tokenizer could not read for invalid UTF-8
         // inside it (`12\xFF.`): the invalid byte is the fault.
-        let run = &rest[..rest
+        let token = rest
             .iter()
-            .position(|&c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
-            .unwrap_or(rest.len())];
-        let bad = (!self.scan.utf8 && rest[0].is_ascii_alphanumeric())
-            .then(|| {
-                simdutf8::compat::from_utf8(run)
-                    .err()
-                    .map(|e| e.valid_up_to())
-            })
-            .flatten();
-        let (at, message) = match (bad, first_char(rest)) {
+            .position(|c| !c.is_ascii_alphanumeric())
+            .unwrap_or(rest.len());
+        let bad = (!self.scan.utf8
+            && token > 0
+            && token < rest.len()
+            && first_char(&rest[token..]).is_none())
+        .then_some(token);
+        let (at, message): (u64, Message) = match (bad, first_char(rest)) {
             (Some(k), _) => {
                 let bad = at + k as u64;
                 (bad, invalid_utf8(h, bad))
             }
             (_, None) => (at, invalid_utf8(h, at)),
-            (_, Some('[')) => (
-                at,
-                "tag not closed: a tag is [Name \"value\"] on one line".to_string(),
-            ),
-            (_, Some('\0')) => (at, "NUL byte in the input".to_string()),
-            (_, Some(c)) if c.is_control() => (at, format!("control character U+{:04X}", c as u32)),
-            (_, Some(';')) => (at, standard_chess::SEMICOLON.to_string()),
-            (_, Some(c)) => (at, format!("unexpected character '{c}'")),
+            (_, Some('\0')) => (at, "NUL byte in the input".into()),
+            (_, Some(c)) if c.is_control() => {
+                (at, format!("control character U+{:04X}", c as u32).into())
+            }
+            (_, Some(';')) => (at, standard_chess::semicolon()),
+            (_, Some(c)) => (at, format!("unexpected character '{c}'").into()),
         };
         self.error_at(h, at, message);
         Ok(())
@@ -666,6 +691,8 @@ impl Reading<'_> {
                 token::MAX_LABEL
             );
             self.error_at(h, s.offset(i), message);
+            // Still a variation: its `)` closes it.
+            self.open_variation(h, s.at, None)?;
         }
         Ok(())
     }
@@ -1017,7 +1044,9 @@ impl Reading<'_> {
         // What follows the word on its line (nothing known, for a folded word).
         let next = s.at + s.text.len() as u64;
         let line_rest = if s.map.is_none() {
-            h.line_rest(next)
+            // Enough for a separator and a destination between blanks, or
+            // the rest of a standard-chess move.
+            h.line_rest(next, 256)
         } else {
             &[]
         };
@@ -1313,7 +1342,8 @@ fn ascii_text(name: &[u8]) -> &str {
 /// Do tags of this name carry meaning to the reader (the PDTL aside,
 /// which is read as a position)? They reach every pass.
 fn is_meaningful_tag(name: &[u8]) -> bool {
-    matches!(name, b"Redefine" | b"Result" | b"PDTL" | b"DPTL") || name.eq_ignore_ascii_case(b"Variant")
+    matches!(name, b"Redefine" | b"Result" | b"PDTL" | b"DPTL")
+        || name.eq_ignore_ascii_case(b"Variant")
 }
 
 /// Where the name and value of a tag line are, and where the line ends
@@ -1334,15 +1364,20 @@ fn plain_tag_line(h: Held<'_>, text: &[u8], from: u64, i: usize, utf8: bool) -> 
     if text.get(i) != Some(&b'[') {
         return None;
     }
-    let name_end = i + 1 + text[i + 1..]
-        .iter()
-        .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))?;
+    let name_end = i
+        + 1
+        + text[i + 1..]
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))?;
     if name_end == i + 1 || text.get(name_end..name_end + 2) != Some(b" \"") {
         return None;
     }
     let value = name_end + 2;
     let at = |k: usize| from + k as u64;
-    let close = (h.index.find(Classes::QUOTE.or(Classes::LF), at(value), h.index.end())? - from) as usize;
+    let close = (h
+        .index
+        .find(Classes::QUOTE.or(Classes::LF), at(value), h.index.end())?
+        - from) as usize;
     if text.get(close..close + 3) != Some(b"\"]\n") {
         return None;
     }
@@ -1351,9 +1386,14 @@ fn plain_tag_line(h: Held<'_>, text: &[u8], from: u64, i: usize, utf8: bool) -> 
     if v.contains(&b'\\') || is_meaningful_tag(&text[i + 1..name_end]) {
         return None;
     }
-    if h.index.find(Classes::NON_ASCII, at(value), at(close)).is_some() {
+    if h.index
+        .find(Classes::NON_ASCII, at(value), at(close))
+        .is_some()
+    {
         let s = std::str::from_utf8(v).ok().filter(|_| utf8)?;
-        if unicode_normalization::is_nfc_quick(s.chars()) != unicode_normalization::IsNormalized::Yes {
+        if unicode_normalization::is_nfc_quick(s.chars())
+            != unicode_normalization::IsNormalized::Yes
+        {
             return None;
         }
     }
@@ -1395,7 +1435,10 @@ impl MoveLine {
     /// Its moves are canonical (none with a Unicode separator).
     fn canonical(&self) -> bool {
         self.white.parsed.traits == Traits::default()
-            && self.black.as_ref().is_none_or(|b| b.parsed.traits == Traits::default())
+            && self
+                .black
+                .as_ref()
+                .is_none_or(|b| b.parsed.traits == Traits::default())
     }
 }
 

@@ -9,6 +9,7 @@ mod split;
 use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
+use crate::verify::GameEndHook;
 use ctl::CtlPgn;
 use json::Ndjson;
 use split::Split;
@@ -117,7 +118,11 @@ impl Layout {
 }
 
 impl Writer {
-    pub fn new(format: Format, split_variations: bool) -> Writer {
+    /// `hook`: [`Verify::on_game_end`]'s callback, called for each
+    /// variation game replayed (`split_variations` with verify).
+    ///
+    /// [`Verify::on_game_end`]: crate::Verify::on_game_end
+    pub fn new(format: Format, split_variations: bool, hook: Option<GameEndHook>) -> Writer {
         Writer {
             file: String::new(),
             line: 0,
@@ -125,7 +130,7 @@ impl Writer {
                 Format::CtlPgn => Layout::CtlPgn(CtlPgn::default()),
                 Format::Ndjson => Layout::Ndjson(Ndjson::default()),
             },
-            split: split_variations.then(Split::default),
+            split: split_variations.then(|| Split::new(hook)),
         }
     }
 
@@ -238,8 +243,9 @@ impl Writer {
     }
 
     /// `--split-variations`, at the game's end: plans its variation games
-    /// (replaying each with `verify`), reporting to `cx`; returns how many
-    /// there are, and how many failed to replay.
+    /// (replaying each with `verify`, and handing its end to the hook),
+    /// reporting to `cx`; returns how many there are, and how many failed
+    /// to replay.
     pub fn plan_variations(&mut self, verify: bool, cx: &mut Context) -> (u64, u64) {
         match &mut self.split {
             Some(s) => {

@@ -11,11 +11,11 @@
 //! an `Id` gets a `VariationPath` tag.
 
 use super::Layout;
-use crate::diag::Pos;
+use crate::diag::{Message, Pos};
 use crate::grammar::model::{Check, HalfMove, Outcome};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
-use crate::verify::{incoherent, Replay};
+use crate::verify::{incoherent, GameEnd, GameEndHook, Replay};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -41,6 +41,8 @@ pub(super) struct Split {
     paths: Vec<u32>,
     /// The variation games whose moves did not replay.
     failed: Vec<u32>,
+    /// Told of each variation game's end, when replayed.
+    hook: Option<GameEndHook>,
 }
 
 #[derive(Debug)]
@@ -84,6 +86,13 @@ struct Line {
 }
 
 impl Split {
+    pub fn new(hook: Option<GameEndHook>) -> Split {
+        Split {
+            hook,
+            ..Split::default()
+        }
+    }
+
     pub fn begin(&mut self) {
         self.head.clear();
         self.pdtl = None;
@@ -186,7 +195,8 @@ impl Split {
 
     /// At the game's end: which variations become games, and their paths;
     /// with `verify`, each game replayed, a failure reported (as an error
-    /// that rejects that game only) at its own half-move.
+    /// that rejects that game only) at its own half-move, and its end
+    /// handed to the hook.
     pub fn plan(&mut self, verify: bool, cx: &mut Context) {
         self.lines[0].written = true;
         // (parent, replaced half-move, variations so far) of each branch point.
@@ -288,13 +298,23 @@ impl Split {
                         .unwrap_or_else(|| replay.play(mv));
                     fault.err().map(|e| (mv, e))
                 });
+                let coherent = fault.is_none();
                 if let Some((mv, e)) = fault {
                     let path = self.path_text(i as u32);
-                    cx.error_in_variation(
-                        mv.pos,
-                        format!("variation {path}: {}", incoherent(mv, &e)),
-                    );
+                    let message = incoherent(mv, &e);
+                    let text = format!("variation {path}: {message}");
+                    cx.error_in_variation(mv.pos, Message::new(message.kind, text));
                     self.failed.push(i as u32);
+                }
+                if let Some(hook) = &self.hook {
+                    hook.call(&GameEnd {
+                        position: &replay.position,
+                        coherent,
+                        rejected: !coherent,
+                        half_moves: replay.half_moves,
+                        line: cx.game_start.line,
+                        path: self.path(i as u32),
+                    });
                 }
             }
         }
