@@ -17,12 +17,31 @@ pub enum Severity {
     Error,
     /// The game is written; `--strict` rejects it.
     Warning,
+    /// Says what was done with a game that has nothing wrong with it: a
+    /// duplicate left out (`--dedup`) names the first copy. Never an
+    /// error, whatever `--strict` says, and quiet with `-q`.
+    Note,
+}
+
+impl Severity {
+    /// The word a rendered diagnostic shows: `error`, `warning`, `note`.
+    ///
+    /// ```
+    /// assert_eq!(ctlpgn_filter::Severity::Note.as_str(), "note");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
 }
 
 /// One message about the input, with its position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// Error or warning.
+    /// Error, warning or note.
     pub severity: Severity,
     /// 1-based line of the input.
     pub line: u64,
@@ -75,11 +94,9 @@ impl Diagnostic {
             (false, _) => ("", "", ""),
             (true, Severity::Error) => ("\x1b[1;31m", "\x1b[1;31m", "\x1b[0m"),
             (true, Severity::Warning) => ("\x1b[1;33m", "\x1b[1;33m", "\x1b[0m"),
+            (true, Severity::Note) => ("\x1b[1;36m", "\x1b[1;36m", "\x1b[0m"),
         };
-        let word = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
+        let word = self.severity.as_str();
         let mut s = format!(
             "{file}:{}:{}: {level}{word}{reset}: ",
             self.line, self.column
@@ -156,11 +173,7 @@ fn shown_width(c: char) -> usize {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let level = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(f, "{level}: {}", self.message)
+        write!(f, "{}: {}", self.severity.as_str(), self.message)
     }
 }
 

@@ -305,6 +305,12 @@ impl Position {
         warnings
     }
 
+    /// The same pieces on the same hexes, and the same side to move
+    /// (`--reaches`): castling, en passant and the clocks aside.
+    pub(crate) fn same_placement(&self, other: &Position) -> bool {
+        self.turn == other.turn && self.board == other.board
+    }
+
     /// The piece on `hex`, if any (standard letter, no figurine).
     pub fn piece(&self, hex: Hex) -> Option<Piece> {
         self.board[hex]
@@ -995,12 +1001,20 @@ pub struct GameEnd<'a> {
     pub position: &'a Position,
     /// Every main-line half-move was coherent.
     pub coherent: bool,
-    /// An error so far (from any pass or the reader) rejects the game.
-    /// Warnings that `--strict` turns into errors are not counted: that
-    /// happens after the passes.
+    /// An error (from any pass or the reader) rejects the game: every one
+    /// of the game's with the filter's own verify, which calls back at the
+    /// verdict; the errors so far with a `Verify` added as a pass (not
+    /// those found after the passes, as a `--strict` warning about a
+    /// variation).
     pub rejected: bool,
     /// Main-line half-moves played (the coherent ones).
     pub half_moves: u32,
+    /// The game is left out whole (`--dedup`, `--tag`, ...: see
+    /// [`crate::LeftOut`]): known only when the pass is the filter's own
+    /// ([`crate::FilterBuilder::verify`]), whose callback waits for the
+    /// verdict; a `Verify` added with [`crate::FilterBuilder::pass`] calls
+    /// back as the game ends, when it is not known yet (`false`).
+    pub left_out: bool,
     /// The game's first line (see [`Context::game_line`]): the line
     /// ndjson's `line` and the diagnostics about the whole game name too.
     pub line: u64,
@@ -1029,6 +1043,9 @@ pub struct Verify {
     coherent: bool,
     mate: Option<Mate>,
     on_game_end: Option<Box<OnGameEnd>>,
+    /// The filter's own verify: the callback waits for the game's verdict
+    /// ([`Verify::game_verdict`]).
+    pub(crate) deferred: bool,
 }
 
 impl Default for Verify {
@@ -1055,6 +1072,25 @@ impl Verify {
             coherent: true,
             mate: None,
             on_game_end: None,
+            deferred: false,
+        }
+    }
+
+    /// The game's verdict is known (the filter's own verify): calls back.
+    pub(crate) fn game_verdict(&mut self, cx: &Context, left_out: bool) {
+        self.call_back(cx, left_out);
+    }
+
+    fn call_back(&mut self, cx: &Context, left_out: bool) {
+        if let Some(f) = &mut self.on_game_end {
+            f(&GameEnd {
+                position: &self.replay.position,
+                coherent: self.coherent,
+                rejected: cx.has_error(),
+                half_moves: self.replay.half_moves,
+                line: cx.game_line,
+                left_out,
+            });
         }
     }
 
@@ -1150,14 +1186,8 @@ impl Pass for Verify {
     }
 
     fn end_game(&mut self, cx: &mut Context) {
-        if let Some(f) = &mut self.on_game_end {
-            f(&GameEnd {
-                position: &self.replay.position,
-                coherent: self.coherent,
-                rejected: cx.has_error(),
-                half_moves: self.replay.half_moves,
-                line: cx.game_line,
-            });
+        if !self.deferred {
+            self.call_back(cx, false);
         }
     }
 }

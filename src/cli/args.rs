@@ -2,7 +2,7 @@
 //! `--completions` show them.
 
 use clap::{Command, CommandFactory, Parser, ValueEnum};
-use ctlpgn_filter::PASS_NAMES;
+use ctlpgn_filter::{Pdtl, SelectPlies, TagPattern, PASS_NAMES};
 use std::path::PathBuf;
 
 /// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
@@ -75,6 +75,38 @@ pub struct Cli {
     /// Stop at the first rejected game.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Leave out a game whose start (its PDTL, or the initial setup) and
+    /// main-line moves are those of a game written before, in any input of
+    /// the run; check marks, ratings, move numbers, comments, variations,
+    /// the layout and the tags do not count. A note names the first copy.
+    #[arg(long)]
+    pub dedup: bool,
+    /// Like --dedup, and games that end with another result are not
+    /// duplicates.
+    #[arg(long)]
+    pub dedup_result: bool,
+    /// Write each duplicate to FILE (`-`: standard output), byte for byte as
+    /// it was read; replaced like -o's FILE (implies --dedup).
+    #[arg(long, value_name = "FILE")]
+    pub duplicates: Option<PathBuf>,
+    /// Keep only the games with a tag NAME whose whole value matches the glob
+    /// PATTERN (`*`, `?`, `[a-z]`, `{a,b}`; case counts); repeated, all must
+    /// hold.
+    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = parse_tag)]
+    pub tags: Vec<TagPattern>,
+    /// Keep only the games whose main line has MIN to MAX half-moves, both
+    /// included (also MIN.., ..MAX, N).
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_plies)]
+    pub plies: Option<SelectPlies>,
+    /// Keep only the games whose main line, replayed as --verify does,
+    /// passes through this position (its pieces and side to move).
+    #[arg(long, value_name = "PDTL", value_parser = parse_pdtl)]
+    pub reaches: Option<Pdtl>,
+    /// Stop reading once N games are written (the rest of the input, and the
+    /// inputs after it, are not read).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with = "in_place")]
+    pub stop_after: Option<u64>,
     /// Write the input unchanged instead, cut at true game starts into
     /// pieces of at least SIZE bytes (suffix K, M or G), a NUL byte after
     /// each piece but the last: for GNU parallel (`--recend '\0' --rrs`),
@@ -82,7 +114,7 @@ pub struct Cli {
     /// (give it the --keep-* options the pieces will be filtered with).
     #[arg(long, value_name = "SIZE", value_parser = parse_size,
           conflicts_with_all = ["check", "in_place", "out_dir", "format", "verify", "rejects",
-                                "fail_fast"])]
+                                "fail_fast", "duplicates"])]
     pub cut: Option<u64>,
     /// Worker threads [default: the number of cores for a regular file of 4 MB or more, else 1].
     #[arg(short, long, value_name = "N")]
@@ -128,6 +160,11 @@ pub enum Color {
 }
 
 impl Cli {
+    /// `--dedup`, or an option that implies it.
+    pub fn dedup(&self) -> bool {
+        self.dedup || self.dedup_result || self.duplicates.is_some()
+    }
+
     /// Reads the command line; exits with clap's usage error (status 2)
     /// for what clap cannot state itself.
     pub fn parse_checked() -> Cli {
@@ -181,7 +218,23 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "ctlpgn-filter --check --final-pdtl game.ctl-pgn",
         "replay each game, write nothing, print each game's final position",
     ),
+    (
+        "ctlpgn-filter --dedup --duplicates dups.ctl-pgn --tag 'Event=*Open*' -o one-each.ctl-pgn archive/",
+        "one copy of each game of an event, the other copies kept aside as read",
+    ),
 ];
+
+fn parse_tag(s: &str) -> Result<TagPattern, String> {
+    TagPattern::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_plies(s: &str) -> Result<SelectPlies, String> {
+    SelectPlies::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_pdtl(s: &str) -> Result<Pdtl, String> {
+    Pdtl::parse(s).map_err(|e| e.to_string())
+}
 
 /// A size in bytes: `4096`, `64K`, `64M`, `1G` (powers of 1024).
 fn parse_size(s: &str) -> Result<u64, String> {

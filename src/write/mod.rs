@@ -241,7 +241,7 @@ fn write_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
 }
 
 /// Undoes the PGN escapes `\"` and `\\` of a tag value.
-fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+pub(crate) fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if !v.contains(&b'\\') {
         return v.into();
     }
