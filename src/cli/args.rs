@@ -122,10 +122,12 @@ pub struct Cli {
     /// Bytes per chunk with --jobs (for tests of the chunking).
     #[arg(long, hide = true, default_value_t = CHUNK_BYTES)]
     pub chunk_bytes: usize,
-    /// Do not print warnings (errors are still printed).
+    /// Do not print warnings, notes, nor the summary of the games left out
+    /// (errors are still printed).
     #[arg(short, long)]
     pub quiet: bool,
-    /// Print counts per file and in total (as JSON with --format ndjson).
+    /// Print counts per file and in total, the games left out by reason
+    /// included (as JSON with --format ndjson).
     #[arg(long)]
     pub stats: bool,
     /// Show a progress bar even when stderr is not a terminal or the input is small.
@@ -265,7 +267,8 @@ fn parse_size(s: &str) -> Result<u64, String> {
 pub const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "0",
-        "Every game was written (with --check: every game is coherent).",
+        "Every game was written, or left out as asked (--dedup, --tag, --plies, --reaches) \
+         (with --check: every game is coherent).",
     ),
     (
         "1",
