@@ -160,8 +160,15 @@ fn a_pdtl_describes_a_game_situation_and_a_position_without_a_king_is_none() {
             "{args:?}"
         );
         // --check says coherent, not written: it writes nothing.
-        let done = if args.is_empty() { "2 written" } else { "2 coherent" };
-        assert!(err.contains(&format!("{done}, 4 rejected")), "{args:?}: {err}");
+        let done = if args.is_empty() {
+            "2 written"
+        } else {
+            "2 coherent"
+        };
+        assert!(
+            err.contains(&format!("{done}, 4 rejected")),
+            "{args:?}: {err}"
+        );
     }
 }
 

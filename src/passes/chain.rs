@@ -2,6 +2,7 @@
 //! rewrite them in place, drop them, or report a problem; what survives
 //! reaches the writer.
 
+use super::select::Select;
 use super::{
     AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
 };
@@ -20,6 +21,24 @@ pub enum Flow {
     Keep,
     /// Drop it: later passes and the writer never see it.
     Drop,
+}
+
+/// Why a game is left out: neither written nor rejected (see
+/// [`Context::leave_out`]). The [`crate::Report`] counts each reason
+/// ([`crate::LeftOutCounts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LeftOut {
+    /// The same start and moves as a game written before (`--dedup`); its
+    /// bytes go to the duplicates sink, as read.
+    Duplicate,
+    /// A tag pattern does not hold (`--tag`).
+    Tag,
+    /// The main line is too short or too long (`--plies`).
+    Plies,
+    /// The main line never reaches the position asked for (`--reaches`).
+    Position,
+    /// A pass of your own left it out.
+    Other,
 }
 
 /// Which items a pass is handed (tags, the PDTL, the result and the game's
@@ -46,6 +65,9 @@ impl Interest {
     pub const VARIATIONS: Interest = Interest(4);
     /// Everything.
     pub const ALL: Interest = Interest(u32::MAX);
+    /// The built-in select slot's: the main line as written, read-only
+    /// ([`Chain::main_line_move`]).
+    pub(crate) const MAIN_LINE: Interest = Interest(8);
 
     /// The half-moves whose text holds any of `traits`.
     pub const fn moves_with(traits: Traits) -> Interest {
@@ -172,6 +194,8 @@ pub struct Context {
     /// memory and time in proportion to its size, not to its faults.
     pub(crate) diagnostics: Vec<Diagnostic>,
     has_error: bool,
+    /// Why the game is left out, when a pass said so first.
+    left_out: Option<LeftOut>,
     /// `--strict`: a warning rejects the game, and says so.
     pub(crate) strict: bool,
 }
@@ -251,6 +275,43 @@ impl Context {
         self.has_error
     }
 
+    /// Leaves this game out: it is neither written nor rejected, and no
+    /// diagnostic of it is shown; the [`crate::Report`] counts it under
+    /// `reason` (the first reason given is kept). A game with an error is
+    /// rejected all the same: only a game that could be written is left out.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Context, FilterBuilder, LeftOut, Pass, Tag, Flow};
+    /// /// Keeps the games of one event.
+    /// struct OneEvent;
+    /// impl Pass for OneEvent {
+    ///     fn name(&self) -> &'static str { "one-event" }
+    ///     fn tag(&mut self, tag: &Tag<'_>, cx: &mut Context) -> Flow {
+    ///         if tag.name == "Event" && tag.value != "CG" {
+    ///             cx.leave_out(LeftOut::Other);
+    ///         }
+    ///         Flow::Keep
+    ///     }
+    /// }
+    /// let mut f = FilterBuilder::new().pass(Box::new(OneEvent)).build();
+    /// let (out, _, report) = f.filter_bytes(
+    ///     b"[Variant \"C'escacs\"]\n[Event \"CG\"]\n1. E7-E13:\n*\n\
+    ///       [Variant \"C'escacs\"]\n[Event \"Other\"]\n1. E7-E13:\n*\n",
+    /// );
+    /// assert_eq!((report.games_read, report.games_written), (2, 1));
+    /// assert_eq!(report.left_out.other, 1);
+    /// assert!(String::from_utf8(out).unwrap().contains("CG"));
+    /// ```
+    pub fn leave_out(&mut self, reason: LeftOut) {
+        self.left_out.get_or_insert(reason);
+    }
+
+    /// Why this game is left out, if a pass has said so.
+    #[inline]
+    pub fn left_out(&self) -> Option<LeftOut> {
+        self.left_out
+    }
+
     fn push(&mut self, severity: Severity, line: u64, column: u64, message: Message) {
         self.diagnostics.push(Diagnostic {
             severity,
@@ -278,6 +339,7 @@ impl Context {
         self.game_line = game_line;
         self.diagnostics.clear();
         self.has_error = false;
+        self.left_out = None;
     }
 }
 
@@ -381,6 +443,9 @@ pub(crate) struct Chain {
     pub ratings: Option<Slot<DropRatings>>,
     pub ascii: Option<Slot<AsciiSeparators>>,
     pub verify: Option<Slot<Verify>>,
+    /// The passes that leave whole games out (`--tag`, `--plies`,
+    /// `--reaches`), and `--dedup`'s key.
+    pub select: Option<Slot<Select>>,
     pub extra: Vec<Slot<Box<dyn Pass>>>,
     /// What any pass wants of the game being read.
     pub wanted: Interest,
@@ -398,6 +463,7 @@ macro_rules! each_pass {
         each_pass!(@one chain.ratings, |$p, $w| $body);
         each_pass!(@one chain.ascii, |$p, $w| $body);
         each_pass!(@one chain.verify, |$p, $w| $body);
+        each_pass!(@one chain.select, |$p, $w| $body);
         for slot in chain.extra.iter_mut() {
             #[allow(unused_variables)]
             let $w = slot.wants;
@@ -426,7 +492,7 @@ impl Chain {
     /// Every pass, read-only and through `dyn`: for what is asked once.
     fn each(&self, mut f: impl FnMut(&dyn Pass)) {
         let c = self;
-        let statics: [Option<&dyn Pass>; 7] = [
+        let statics: [Option<&dyn Pass>; 8] = [
             c.redefine.as_ref().map(|s| &s.pass as &dyn Pass),
             c.fan.as_ref().map(|s| &s.pass as &dyn Pass),
             c.comments.as_ref().map(|s| &s.pass as &dyn Pass),
@@ -434,6 +500,7 @@ impl Chain {
             c.ratings.as_ref().map(|s| &s.pass as &dyn Pass),
             c.ascii.as_ref().map(|s| &s.pass as &dyn Pass),
             c.verify.as_ref().map(|s| &s.pass as &dyn Pass),
+            c.select.as_ref().map(|s| &s.pass as &dyn Pass),
         ];
         for p in statics.into_iter().flatten() {
             f(p);
@@ -475,6 +542,7 @@ impl Chain {
         ask!(c.ratings);
         ask!(c.ascii);
         ask!(c.verify);
+        ask!(c.select);
         for s in &mut c.extra {
             s.wants = s.pass.interest(cx);
             wanted = wanted | s.wants;
@@ -508,6 +576,26 @@ impl Chain {
             }
         );
         Flow::Keep
+    }
+
+    /// A half-move as it will be written, once every pass has had it, at
+    /// variation `depth`: the main line's are read by the built-in select
+    /// slot alone, without the copy and compare a pass that may rewrite
+    /// the move costs.
+    #[inline]
+    pub fn main_line_move(&mut self, mv: &HalfMove, depth: u32) {
+        if self.wanted.0 & Interest::MAIN_LINE.0 != 0 {
+            self.select_main_line_move(mv, depth);
+        }
+    }
+
+    /// Off the reader's hot path, which stays as it was without a select.
+    #[cold]
+    #[inline(never)]
+    fn select_main_line_move(&mut self, mv: &HalfMove, depth: u32) {
+        if let (Some(s), 0) = (&mut self.select, depth) {
+            s.pass.main_line_move(mv);
+        }
     }
 
     pub fn comment(&mut self, text: &mut [u8], cx: &mut Context) -> Flow {

@@ -78,7 +78,8 @@ pub(crate) enum Stop {
     Boundary(u64),
     /// The input ended before a boundary, inside the game that starts here.
     Unfinished(Resume),
-    /// At the first rejected game (fail-fast).
+    /// At the first rejected game (fail-fast), or after the last game
+    /// `--stop-after` lets through.
     FailFast,
 }
 
@@ -219,6 +220,9 @@ pub(crate) struct Reading<'f> {
     counts: Report,
     out: &'f mut dyn Write,
     rejects: Option<&'f mut dyn Write>,
+    /// Where a game the verdict sets aside goes, as read: a duplicate, or
+    /// with `--jobs` a game the merger may find one.
+    aside: Option<&'f mut dyn Write>,
     on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
     report: Report,
     /// The stream offset up to which the input is read.
@@ -274,6 +278,7 @@ pub(crate) struct Reading<'f> {
 impl<'f, R: Read> Reader<'f, R> {
     /// A reader from `resume`, the start of a stream (a line that is line
     /// 1, at offset 0) or of a game within one.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         f: &'f mut Filter,
         resume: Resume,
@@ -281,6 +286,7 @@ impl<'f, R: Read> Reader<'f, R> {
         src: R,
         out: &'f mut dyn Write,
         rejects: Option<&'f mut dyn Write>,
+        aside: Option<&'f mut dyn Write>,
         on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
     ) -> Reader<'f, R> {
         let skip_comments = f.chain.drops(Interest::COMMENTS);
@@ -294,6 +300,7 @@ impl<'f, R: Read> Reader<'f, R> {
                 counts: Report::default(),
                 out,
                 rejects,
+                aside,
                 on_diagnostic,
                 report: Report::default(),
                 at: resume.at,
@@ -605,7 +612,7 @@ impl Reading<'_> {
                 });
             }
         }
-        if self.rejects.is_some() {
+        if self.rejects.is_some() || self.aside.is_some() {
             let from = self.game.start.at.max(base);
             self.raw
                 .extend_from_slice(&held[(from - base) as usize..gone.len()]);
@@ -1416,6 +1423,7 @@ impl Reading<'_> {
             return;
         }
         let p = &self.pending;
+        self.f.chain.main_line_move(&p.mv, self.depth);
         let text = p
             .text
             .map(|(from, to)| &held[(from - base) as usize..(to - base) as usize]);
@@ -1843,9 +1851,19 @@ impl Reading<'_> {
             self.f.writer.plan_variations(verify, &mut self.f.cx)
         };
         self.fill_sources(held, base);
+        let at = (start.line, start.column);
+        let verdict = self.f.verdict(result, at, &self.report);
+        if let (true, Some(aside)) = (verdict.aside, self.aside.as_mut()) {
+            write_game(*aside, &mut self.raw, held, base, start.at, end)?;
+        }
         self.counts.games_read += 1;
         let rejected = self.f.cx.has_error();
-        if rejected {
+        if let Some(reason) = verdict.left_out {
+            self.counts.left_out.count(reason);
+            if let Some(note) = &verdict.note {
+                (self.on_diagnostic)(note);
+            }
+        } else if rejected {
             self.counts.games_rejected += 1;
             self.reject(held, base, start.at, end, None)?;
             // The first error says why; nothing of the game is written.
@@ -1878,7 +1896,7 @@ impl Reading<'_> {
         self.report.add(&std::mem::take(&mut self.counts));
         self.game = Game::default();
         self.raw.clear();
-        if (rejected || variations_failed > 0) && self.f.fail_fast {
+        if (rejected || variations_failed > 0) && self.f.fail_fast || verdict.stop {
             self.stop = Some(Stop::FailFast);
         }
         Ok(())
@@ -1903,15 +1921,7 @@ impl Reading<'_> {
                 "{{ctlpgn-filter: variation games rejected: {paths}}}"
             )?;
         }
-        if end < base {
-            // The game ends in what left the buffer.
-            self.raw.truncate((end - start) as usize);
-            rejects.write_all(&self.raw)
-        } else {
-            rejects.write_all(&self.raw)?;
-            let from = start.max(base);
-            rejects.write_all(&held[(from - base) as usize..(end - base) as usize])
-        }
+        write_game(*rejects, &mut self.raw, held, base, start, end)
     }
 
     /// The input has ended (at `self.at`): ends the game under way, or,
@@ -1959,6 +1969,28 @@ impl Reading<'_> {
         let end = self.at;
         self.finish_game(held, base, end)?;
         Ok(Ok(self.stop.unwrap_or(Stop::End)))
+    }
+}
+
+/// Writes the game read from stream offset `start` to `end` to `sink`,
+/// byte for byte: `raw`, what of it left the buffer, then what `held`
+/// (from `base`) still holds.
+fn write_game(
+    sink: &mut dyn Write,
+    raw: &mut Vec<u8>,
+    held: &[u8],
+    base: u64,
+    start: u64,
+    end: u64,
+) -> io::Result<()> {
+    if end < base {
+        // The game ends in what left the buffer.
+        raw.truncate((end - start) as usize);
+        sink.write_all(raw)
+    } else {
+        sink.write_all(raw)?;
+        let from = start.max(base);
+        sink.write_all(&held[(from - base) as usize..(end - base) as usize])
     }
 }
 
