@@ -5,9 +5,11 @@
 //!
 //! It is the reader's own contract put to work: a filter that rejects
 //! every game writes each game's bytes to its rejects exactly as read, in
-//! order, so the cuts go between those writes.
+//! order, so the cuts go between those writes. The games the filter would
+//! leave out (`--dedup`, `--tag`, ...) are left out of the pieces, so that
+//! the choices that depend on the games before are taken once, here.
 
-use crate::filter::FilterBuilder;
+use crate::filter::{FilterBuilder, LeftOutCounts};
 use crate::passes::{Context, Interest, Pass};
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,8 +18,10 @@ use std::sync::Arc;
 /// What [`cut_at_games`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cuts {
-    /// Games found.
+    /// Games in the pieces (every game found, but those left out).
     pub games: u64,
+    /// Games left out of the pieces, as the filter would leave them out.
+    pub left_out: LeftOutCounts,
     /// Pieces written (one more than the NUL bytes written).
     pub pieces: u64,
     /// Bytes written, NUL bytes left out.
@@ -34,8 +38,13 @@ pub struct Cuts {
 /// variation never closed, say) ends, so the cuts follow it. Filtering
 /// each piece on its own that way and concatenating the outputs in order
 /// gives the bytes one run over the whole input gives (diagnostics then
-/// count lines from each piece's start). An input holding a NUL byte (not
-/// CTL-PGN: binary) is refused, since a NUL is what marks a cut.
+/// count lines from each piece's start). The games the filter would leave
+/// out are not in the pieces: duplicates (`dedup`, decided here, over the
+/// whole input), the games after `stop_after`'s count (not read), the
+/// games a selection leaves out; so the pieces filtered apart, with or
+/// without those options, give the whole's output and rejects. An input
+/// holding a NUL byte (not CTL-PGN: binary) is refused, since a NUL is
+/// what marks a cut.
 ///
 /// ```
 /// use ctlpgn_filter::{cut_at_games, FilterBuilder};
@@ -44,6 +53,7 @@ pub struct Cuts {
 /// let mut out = Vec::new();
 /// let cuts = cut_at_games(FilterBuilder::new(), &input[..], &mut out, 1).unwrap();
 /// assert_eq!((cuts.games, cuts.pieces), (2, 2));
+/// assert_eq!(cuts.left_out.total(), 0);
 /// let pieces: Vec<&[u8]> = out.split(|&b| b == 0).collect();
 /// assert!(pieces[1].starts_with(b"[Variant \"C'escacs\"]\n1. F8-F12:"));
 /// ```
@@ -54,9 +64,16 @@ pub fn cut_at_games(
     size: u64,
 ) -> io::Result<Cuts> {
     let began = Arc::new(AtomicBool::new(false));
-    let mut filter = filter
-        .pass(Box::new(RejectEveryGame(Arc::clone(&began))))
-        .build();
+    // Every game the filter would write is rejected instead: at its verdict
+    // when it might be left out, else at once (the game is then not laid
+    // out for nothing).
+    let late = filter.leaves_games_out();
+    let mark = MarkGameStarts {
+        began: Arc::clone(&began),
+        reject: !late,
+    };
+    let mut filter = filter.pass(Box::new(mark)).build();
+    filter.gate.cut = late;
     let mut pieces = Pieces {
         out,
         began,
@@ -65,19 +82,23 @@ pub fn cut_at_games(
         line_ended: true,
         cuts: Cuts::default(),
     };
-    filter.run_with_rejects(input, &mut io::sink(), Some(&mut pieces), &mut |_| {})?;
+    let report = filter.run_with_rejects(input, &mut io::sink(), Some(&mut pieces), &mut |_| {})?;
     let mut cuts = pieces.cuts;
+    cuts.left_out = report.left_out;
     cuts.pieces += u64::from(cuts.bytes > 0);
     Ok(cuts)
 }
 
-/// Rejects every game, so that the reader hands each one's bytes on;
-/// notes that a game began, so that the next bytes may start a piece.
-struct RejectEveryGame(Arc<AtomicBool>);
+/// Notes that a game began, so that the next bytes may start a piece;
+/// rejects it at once if `reject`.
+struct MarkGameStarts {
+    began: Arc<AtomicBool>,
+    reject: bool,
+}
 
-impl Pass for RejectEveryGame {
+impl Pass for MarkGameStarts {
     fn name(&self) -> &'static str {
-        "reject-every-game"
+        "mark-game-starts"
     }
 
     fn interest(&self, _cx: &Context) -> Interest {
@@ -85,8 +106,10 @@ impl Pass for RejectEveryGame {
     }
 
     fn begin_game(&mut self, cx: &mut Context) {
-        self.0.store(true, Ordering::Relaxed);
-        cx.error(cx.game_start, "cut here");
+        self.began.store(true, Ordering::Relaxed);
+        if self.reject {
+            cx.error(cx.game_start, "cut here");
+        }
     }
 }
 

@@ -17,6 +17,25 @@ pub enum Severity {
     Error,
     /// The game is written; `--strict` rejects it.
     Warning,
+    /// Says what was done with a game that has nothing wrong with it: a
+    /// duplicate left out (`--dedup`) names the first copy. Never an
+    /// error, whatever `--strict` says, and quiet with `-q`.
+    Note,
+}
+
+impl Severity {
+    /// The word a rendered diagnostic shows: `error`, `warning`, `note`.
+    ///
+    /// ```
+    /// assert_eq!(ctlpgn_filter::Severity::Note.as_str(), "note");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
 }
 
 /// A place in the input: its line and its byte offset in the stream. Items
@@ -82,6 +101,9 @@ pub enum DiagnosticKind {
     NoEndMarker,
     /// A letter that `[Redefine]` does not allow.
     Redefine,
+    /// A game left out as a copy of one written before (`--dedup`): the
+    /// note that names the first copy.
+    Duplicate,
 }
 
 impl DiagnosticKind {
@@ -97,6 +119,7 @@ impl DiagnosticKind {
             DiagnosticKind::NoVariantTag => "no Variant tag",
             DiagnosticKind::NoEndMarker => "no end marker",
             DiagnosticKind::Redefine => "Redefine",
+            DiagnosticKind::Duplicate => "duplicate",
         }
     }
 }
@@ -174,7 +197,7 @@ impl From<fmt::Arguments<'_>> for Message {
 /// One message about the input, with its position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// Error or warning.
+    /// Error, warning or note.
     pub severity: Severity,
     /// What it is about.
     pub kind: DiagnosticKind,
@@ -230,11 +253,9 @@ impl Diagnostic {
             (false, _) => ("", "", ""),
             (true, Severity::Error) => ("\x1b[1;31m", "\x1b[1;31m", "\x1b[0m"),
             (true, Severity::Warning) => ("\x1b[1;33m", "\x1b[1;33m", "\x1b[0m"),
+            (true, Severity::Note) => ("\x1b[1;36m", "\x1b[1;36m", "\x1b[0m"),
         };
-        let word = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
+        let word = self.severity.as_str();
         let mut s = format!(
             "{file}:{}:{}: {level}{word}{reset}: ",
             self.line, self.column
@@ -311,11 +332,7 @@ fn shown_width(c: char) -> usize {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let level = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        write!(f, "{level}: {}", self.message)
+        write!(f, "{}: {}", self.severity.as_str(), self.message)
     }
 }
 

@@ -1,16 +1,22 @@
 //! The filter: which passes run, and a run over one input.
 
 use crate::diag::Diagnostic;
+use crate::grammar::model::Outcome;
+use crate::ledger::{Gate, Ledger, Verdict};
 use crate::passes::{
-    AsciiSeparators, Chain, Context, DropComments, DropRatings, DropVariations, FanToLetters, Pass,
-    Slot, UndoRedefine,
+    AsciiSeparators, Chain, Context, DedupKey, DropComments, DropRatings, DropVariations,
+    FanToLetters, LeftOut, Pass, Reaches, Select, SelectPlies, SelectTags, Slot, TagPattern,
+    UndoRedefine,
 };
+use crate::pdtl::Pdtl;
 use crate::read::{IndexImpl, Reader, Resume, Until};
 use crate::verify::Verify;
 use crate::write::{Format, Writer};
 use std::io::{self, Read, Write};
+use std::ops::RangeInclusive;
 
-/// What a run did: every game read is either written or rejected.
+/// What a run did: every game read is written, rejected, or left out
+/// (`games_read == games_written + games_rejected + left_out.total()`).
 ///
 /// ```
 /// let (_, _, report) = ctlpgn_filter::Filter::default()
@@ -25,6 +31,8 @@ pub struct Report {
     pub games_written: u64,
     /// Games rejected for an error.
     pub games_rejected: u64,
+    /// Games left out whole, neither written nor rejected, by reason.
+    pub left_out: LeftOutCounts,
     /// Warnings reported for written games.
     pub warnings: u64,
     /// Main-line half-moves read.
@@ -42,19 +50,117 @@ pub struct Report {
     pub ratings_dropped: u64,
 }
 
+/// Games left out, by reason ([`LeftOut`]).
+///
+/// ```
+/// use ctlpgn_filter::FilterBuilder;
+/// let game = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+/// let (_, diags, report) = FilterBuilder::new().dedup(true).build().filter_bytes(&game.repeat(3));
+/// assert_eq!((report.games_read, report.games_written, report.left_out.duplicates), (3, 1, 2));
+/// assert_eq!(report.left_out.total(), 2);
+/// assert_eq!(diags[0].message, "a duplicate of the game at line 1 (the same start and moves): left out");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeftOutCounts {
+    /// Duplicates of a game written before (`--dedup`).
+    pub duplicates: u64,
+    /// Games whose tags do not match (`--tag`).
+    pub tag: u64,
+    /// Games whose main line is too short or too long (`--plies`).
+    pub plies: u64,
+    /// Games whose main line does not reach the position (`--reaches`).
+    pub position: u64,
+    /// Games a pass of your own left out.
+    pub other: u64,
+}
+
+impl LeftOutCounts {
+    /// Games left out, for any reason.
+    pub fn total(&self) -> u64 {
+        self.duplicates + self.tag + self.plies + self.position + self.other
+    }
+
+    /// Counts one more game left out for `reason`.
+    pub fn count(&mut self, reason: LeftOut) {
+        *match reason {
+            LeftOut::Duplicate => &mut self.duplicates,
+            LeftOut::Tag => &mut self.tag,
+            LeftOut::Plies => &mut self.plies,
+            LeftOut::Position => &mut self.position,
+            LeftOut::Other => &mut self.other,
+        } += 1;
+    }
+
+    /// Adds another run's counts to these.
+    pub fn add(&mut self, other: &LeftOutCounts) {
+        self.duplicates += other.duplicates;
+        self.tag += other.tag;
+        self.plies += other.plies;
+        self.position += other.position;
+        self.other += other.other;
+    }
+
+    fn since(&self, before: &LeftOutCounts) -> LeftOutCounts {
+        LeftOutCounts {
+            duplicates: self.duplicates - before.duplicates,
+            tag: self.tag - before.tag,
+            plies: self.plies - before.plies,
+            position: self.position - before.position,
+            other: self.other - before.other,
+        }
+    }
+}
+
+/// Calls `$do!(field)` for each count of a [`Report`] but `left_out`.
+macro_rules! counts {
+    ($do:ident) => {
+        $do!(games_read);
+        $do!(games_written);
+        $do!(games_rejected);
+        $do!(warnings);
+        $do!(half_moves);
+        $do!(comments_dropped);
+        $do!(variations_dropped);
+        $do!(variations_written);
+        $do!(variations_rejected);
+        $do!(ratings_dropped);
+    };
+}
+
 impl Report {
     /// Adds another run's counts to this one.
     pub fn add(&mut self, other: &Report) {
-        self.games_read += other.games_read;
-        self.games_written += other.games_written;
-        self.games_rejected += other.games_rejected;
-        self.warnings += other.warnings;
-        self.half_moves += other.half_moves;
-        self.comments_dropped += other.comments_dropped;
-        self.variations_dropped += other.variations_dropped;
-        self.variations_written += other.variations_written;
-        self.variations_rejected += other.variations_rejected;
-        self.ratings_dropped += other.ratings_dropped;
+        macro_rules! add {
+            ($f:ident) => {
+                self.$f += other.$f
+            };
+        }
+        counts!(add);
+        self.left_out.add(&other.left_out);
+    }
+
+    /// The counts made since `before` (counts this one includes).
+    pub(crate) fn since(&self, before: &Report) -> Report {
+        let mut r = *self;
+        macro_rules! sub {
+            ($f:ident) => {
+                r.$f -= before.$f
+            };
+        }
+        counts!(sub);
+        r.left_out = self.left_out.since(&before.left_out);
+        r
+    }
+
+    /// One game's counts, written, as they are when it is left out for
+    /// `reason` instead: read, not written, its warnings and variation
+    /// games not counted (what the reader counts of a game left out).
+    pub(crate) fn left_out_instead(&mut self, reason: LeftOut) {
+        self.games_written = 0;
+        self.warnings = 0;
+        self.variations_written = 0;
+        self.variations_rejected = 0;
+        self.left_out.count(reason);
     }
 }
 
@@ -105,6 +211,20 @@ pub const PASS_NAMES: [&str; 6] = [
     "ascii",
 ];
 
+/// Where a run writes: the games written, the games rejected (as read),
+/// the duplicates left out by `--dedup` (as read), the diagnostics.
+pub struct Sinks<'a> {
+    /// The games written.
+    pub out: &'a mut dyn Write,
+    /// Each rejected game's bytes, exactly as read.
+    pub rejects: Option<&'a mut dyn Write>,
+    /// Each game left out as a duplicate ([`LeftOut::Duplicate`]), its
+    /// bytes exactly as read.
+    pub duplicates: Option<&'a mut dyn Write>,
+    /// Each diagnostic, as its game ends.
+    pub on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
+}
+
 /// Builds a [`Filter`]: which built-in passes run, extra passes, strictness.
 ///
 /// ```
@@ -128,6 +248,8 @@ pub struct FilterBuilder {
     split_variations: bool,
     spans: bool,
     index: IndexImpl,
+    select: Select,
+    gate: Gate,
 }
 
 impl Default for FilterBuilder {
@@ -150,6 +272,8 @@ impl FilterBuilder {
             split_variations: false,
             spans: true,
             index: IndexImpl::best(),
+            select: Select::default(),
+            gate: Gate::default(),
         }
     }
 
@@ -254,6 +378,86 @@ impl FilterBuilder {
         self
     }
 
+    /// Leaves out a game unless one of its tags named as `pattern` says
+    /// matches it (`--tag`); called again, every pattern must hold
+    /// ([`SelectTags`]).
+    pub fn select_tag(mut self, pattern: TagPattern) -> Self {
+        let mut patterns = self
+            .select
+            .tags
+            .take()
+            .map(SelectTags::into_patterns)
+            .unwrap_or_default();
+        patterns.push(pattern);
+        self.select.tags = Some(SelectTags::new(patterns));
+        self
+    }
+
+    /// Leaves out a game whose main line has a number of half-moves
+    /// outside `range` (`--plies`, [`SelectPlies`]).
+    pub fn plies(mut self, range: RangeInclusive<u32>) -> Self {
+        self.select.plies = Some(SelectPlies::new(range));
+        self
+    }
+
+    /// Leaves out a game whose main line never passes through `position`
+    /// (`--reaches`, [`Reaches`]).
+    pub fn reaches(mut self, position: &Pdtl) -> Self {
+        self.select.reaches = Some(Reaches::new(position));
+        self
+    }
+
+    /// Leaves out a game whose start and main-line moves are those of a
+    /// game written before (`--dedup`; what is compared: see the README),
+    /// with a note naming the first copy; its bytes, as read, go to the
+    /// duplicates sink ([`Sinks::duplicates`]). The games written before
+    /// are those of this filter's [`Ledger`], from one input to the next.
+    pub fn dedup(mut self, dedup: bool) -> Self {
+        match (dedup, self.gate.dedup) {
+            (true, None) => self.gate.dedup = Some(false),
+            (false, _) => self.gate.dedup = None,
+            _ => {}
+        }
+        self.select.dedup = self.gate.dedup.map(|_| DedupKey::default());
+        self
+    }
+
+    /// With [`FilterBuilder::dedup`], games that end with another result
+    /// (the result line written) are not duplicates (`--dedup-result`).
+    pub fn dedup_result(mut self, result: bool) -> Self {
+        if let Some(d) = &mut self.gate.dedup {
+            *d = result;
+        }
+        self
+    }
+
+    /// Stops reading once `n` games are written (`--stop-after`): the
+    /// rest of the input, and any input after it, is not read. Counted in
+    /// this filter's [`Ledger`], from one input to the next.
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let games = ["E7-E13", "E13xF16", "F8-F12", "G7-G13"]
+    ///     .map(|m| format!("[Variant \"C'escacs\"]\n1. {m}:\n*\n"))
+    ///     .concat();
+    /// let mut filter = FilterBuilder::new().stop_after(Some(2)).build();
+    /// let (out, _, report) = filter.filter_bytes(games.as_bytes());
+    /// assert_eq!((report.games_read, report.games_written, report.games_rejected), (3, 2, 1));
+    /// assert!(!String::from_utf8(out).unwrap().contains("G7-G13"));
+    /// ```
+    pub fn stop_after(mut self, n: Option<u64>) -> Self {
+        self.gate.stop_after = n;
+        self
+    }
+
+    /// What `dedup` and `stop_after` count on, shared with the other
+    /// filters given the same ledger: one per input, or per `--jobs`
+    /// worker, of one run. Without it a filter has a ledger of its own.
+    pub fn ledger(mut self, ledger: Ledger) -> Self {
+        self.gate.ledger = ledger;
+        self
+    }
+
     /// Chooses the output format.
     pub fn format(mut self, format: Format) -> Self {
         self.format = format;
@@ -289,11 +493,23 @@ impl FilterBuilder {
         self
     }
 
+    /// Might the filter leave a game out: a selection, `dedup`,
+    /// `stop_after`, or a pass of your own (which may)?
+    pub(crate) fn leaves_games_out(&self) -> bool {
+        !self.select.is_idle() || self.gate.orders() || !self.extra.is_empty()
+    }
+
     /// The filter.
     pub fn build(self) -> Filter {
         let on = |name: &str| !self.skip.contains(&name);
-        // Variation games end after the passes: the writer replays them.
-        let hook = self.verify.as_ref().and_then(Verify::game_end_hook);
+        let mut verify = self.verify;
+        if let Some(v) = &mut verify {
+            // Its callback waits for the verdict: whether the game is left out.
+            v.deferred = true;
+        }
+        // Variation games end after the passes: the writer replays them,
+        // and hands on their ends once the game's verdict is known.
+        let hook = verify.as_ref().and_then(Verify::game_end_hook);
         let chain = Chain {
             redefine: on("redefine").then(|| Slot::new(UndoRedefine)),
             fan: on("fan").then(|| Slot::new(FanToLetters::default())),
@@ -303,7 +519,8 @@ impl FilterBuilder {
                 .then(|| Slot::new(DropVariations)),
             ratings: on("ratings").then(|| Slot::new(DropRatings)),
             ascii: on("ascii").then(|| Slot::new(AsciiSeparators)),
-            verify: self.verify.map(Slot::new),
+            verify: verify.map(Slot::new),
+            select: (!self.select.is_idle()).then(|| Slot::new(self.select)),
             extra: self.extra.into_iter().map(Slot::new).collect(),
             ..Chain::default()
         };
@@ -315,6 +532,7 @@ impl FilterBuilder {
             fix_result: self.fix_result,
             cx: Context::strict(self.strict),
             writer: Writer::new(self.format, self.split_variations, hook),
+            gate: self.gate,
         }
     }
 }
@@ -338,6 +556,7 @@ pub struct Filter {
     pub(crate) fix_result: bool,
     pub(crate) cx: Context,
     pub(crate) writer: Writer,
+    pub(crate) gate: Gate,
 }
 
 impl Default for Filter {
@@ -357,6 +576,11 @@ impl Filter {
     /// The names of the passes in the chain, in order.
     pub fn pass_names(&self) -> Vec<&'static str> {
         self.chain.names()
+    }
+
+    /// What this filter's `dedup` and `stop_after` count on.
+    pub fn ledger(&self) -> &Ledger {
+        &self.gate.ledger
     }
 
     /// Filters `input` into `out`, handing each diagnostic to `on_diagnostic`
@@ -393,10 +617,111 @@ impl Filter {
         rejects: Option<&'a mut dyn Write>,
         on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
     ) -> io::Result<Report> {
+        let sinks = Sinks {
+            out,
+            rejects,
+            duplicates: None,
+            on_diagnostic,
+        };
+        self.run_into(origin, input, sinks)
+    }
+
+    /// The run all the others are: `input`, a piece of a stream from
+    /// `origin`, into `sinks`. Once `stop_after` has let its count of games
+    /// through, nothing is read.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{FilterBuilder, Origin, Sinks};
+    /// let game = "[Variant \"C'escacs\"]\n[Round \"1\"]\n1. E7-E13:\n*\n";
+    /// let copy = game.replace("\"1\"", "\"2\"").replace("E13:", "E13 !:");
+    /// let input = format!("{game}{copy}");
+    /// let (mut out, mut duplicates, mut notes) = (Vec::new(), Vec::new(), Vec::new());
+    /// let sinks = Sinks {
+    ///     out: &mut out,
+    ///     rejects: None,
+    ///     duplicates: Some(&mut duplicates),
+    ///     on_diagnostic: &mut |d| notes.push(d.render("games.ctl-pgn")),
+    /// };
+    /// let mut filter = FilterBuilder::new().dedup(true).build();
+    /// filter.set_file_name("games.ctl-pgn");
+    /// let report = filter.run_into(Origin::START, input.as_bytes(), sinks).unwrap();
+    /// assert_eq!((report.games_written, report.left_out.duplicates), (1, 1));
+    /// assert_eq!(duplicates, copy.as_bytes());
+    /// assert_eq!(
+    ///     notes,
+    ///     ["games.ctl-pgn:5:1: note: a duplicate of the game at games.ctl-pgn:1 \
+    ///       (the same start and moves): left out\n"]
+    /// );
+    /// ```
+    pub fn run_into<'a>(
+        &'a mut self,
+        origin: Origin,
+        input: impl Read,
+        sinks: Sinks<'a>,
+    ) -> io::Result<Report> {
+        if self.gate.closed() {
+            return Ok(Report::default());
+        }
         let start = Resume::from(origin);
-        let (report, _) =
-            Reader::new(self, start, Until::End, input, out, rejects, on_diagnostic).run()?;
+        let Sinks {
+            out,
+            rejects,
+            duplicates,
+            on_diagnostic,
+        } = sinks;
+        let reader = Reader::new(
+            self,
+            start,
+            Until::End,
+            input,
+            out,
+            rejects,
+            duplicates,
+            on_diagnostic,
+        );
+        let (report, _) = reader.run()?;
         Ok(report)
+    }
+
+    /// The verdict on the game that ends, its passes run, at the reader's
+    /// one question: is it left out (by a pass, or as a duplicate), does it
+    /// go aside as read, is it the last `--stop-after` lets through?
+    /// `result` is the result line written, `at` where its first byte is,
+    /// `before` the counts of the games before it.
+    pub(crate) fn verdict(&mut self, result: Outcome, at: (u64, u64), before: &Report) -> Verdict {
+        let Filter {
+            chain,
+            cx,
+            gate,
+            writer,
+            ..
+        } = self;
+        if chain.select.is_none() && chain.verify.is_none() && !gate.orders() && !gate.cut {
+            return Verdict {
+                left_out: cx.left_out().filter(|_| !cx.has_error()),
+                ..Verdict::default()
+            };
+        }
+        let writable = !cx.has_error() && cx.left_out().is_none();
+        let key = match &chain.select {
+            Some(s) if writable => s
+                .pass
+                .dedup
+                .as_ref()
+                .map(|d| d.key(gate.result_counts(result))),
+            _ => None,
+        };
+        let v = gate.verdict(cx, key, at, &writer.file, before);
+        if let Some(verify) = &mut chain.verify {
+            let left_out = v.left_out.is_some();
+            verify.pass.game_verdict(cx, left_out);
+            if !left_out && !cx.has_error() {
+                // After the main line's end, the ends of the variation
+                // games, which only a game written has.
+                writer.variation_ends(cx.game_start.line);
+            }
+        }
+        v
     }
 
     /// Filters a whole byte slice; returns the output, the diagnostics and

@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! bytes ─▶ read:   logos tokens (+ comment / variation mode machine), game boundaries
-//!       ─▶ passes: redefine ▸ fan ▸ comments ▸ variations ▸ ratings ▸ ascii ▸ verify ▸ yours
+//!       ─▶ passes: redefine ▸ fan ▸ comments ▸ variations ▸ ratings ▸ ascii ▸ verify ▸ select ▸ yours
+//!       ─▶ verdict: written, rejected, or left out (--tag, --plies, --reaches, --dedup)
 //!       ─▶ write:  canonical CTL-PGN or ndjson, one game at a time (and, split,
 //!                  each variation as a game of its own)
 //! ```
@@ -31,6 +32,7 @@ mod cut;
 mod diag;
 mod filter;
 mod grammar;
+mod ledger;
 mod parallel;
 pub mod passes;
 mod pdtl;
@@ -42,7 +44,9 @@ pub use write::{Format, VARIATION_PATH_TAG};
 
 pub use cut::{cut_at_games, Cuts};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
-pub use filter::{index_implementations, Filter, FilterBuilder, Origin, Report, PASS_NAMES};
+pub use filter::{
+    index_implementations, Filter, FilterBuilder, LeftOutCounts, Origin, Report, Sinks, PASS_NAMES,
+};
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexError, COLUMNS};
 pub use grammar::model::{
@@ -50,7 +54,11 @@ pub use grammar::model::{
     STANDARD_LETTERS,
 };
 pub use grammar::redefine::{RedefineError, RedefineMap};
-pub use parallel::run_parallel;
-pub use passes::{Context, Flow, Interest, Pass, Tag, Variation};
+pub use ledger::Ledger;
+pub use parallel::{run_parallel, run_parallel_into};
+pub use passes::{
+    Context, Flow, Interest, LeftOut, Pass, Reaches, SelectError, SelectPlies, SelectTags, Tag,
+    TagPattern, Variation,
+};
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};

@@ -10,12 +10,20 @@
 //! does, the reader stops short of the game it is in, and that game is
 //! read again, here, by one reader from its first byte across as many
 //! chunks as it takes to reach a chunk whose start is a game's.
+//!
+//! What depends on the games before (`--dedup`, `--stop-after`) is decided
+//! here, in input order: a worker writes each game as if let through and
+//! notes where each game's part of its output starts; the merger asks the
+//! run's ledger of each game in turn, and leaves the duplicates' parts
+//! out (`src/ledger.rs`).
 
 use crate::diag::Diagnostic;
-use crate::filter::{Filter, Origin, Report};
+use crate::filter::{Filter, Origin, Report, Sinks};
+use crate::ledger::{Deferral, Deferred, Lengths, Verdict};
 use crate::read::{read_some, Reader, Resume, Stop, Until};
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
+use std::sync::atomic::AtomicU64;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
@@ -154,13 +162,42 @@ impl<R: Read> Chunker<R> {
 }
 
 /// What a reader made of some input: its games' text, rejects and
-/// diagnostics, their counts, and where it stopped.
+/// diagnostics, their counts, and where it stopped; when the merger
+/// decides what depends on the games before, the bytes as read of the
+/// games it may leave out, and where each game's part of each starts.
 #[derive(Default)]
 struct Output {
     out: Vec<u8>,
     rejects: Vec<u8>,
+    aside: Vec<u8>,
     diagnostics: Vec<Diagnostic>,
     report: Report,
+    games: Option<Vec<Deferred>>,
+}
+
+/// Which sinks the merger has besides the output.
+#[derive(Clone, Copy)]
+struct Keep {
+    rejects: bool,
+    duplicates: bool,
+}
+
+/// A worker's sink, whose length its gate reads.
+struct Counted<'a> {
+    sink: &'a mut Vec<u8>,
+    len: &'a AtomicU64,
+}
+
+impl Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.sink.extend_from_slice(buf);
+        Lengths::grow(self.len, buf.len());
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A chunk read on a worker.
@@ -170,36 +207,91 @@ struct Done {
     stop: io::Result<Stop>,
 }
 
-/// Reads `src`, from `start`, up to `until`, into `output`.
+/// Reads `src`, from `start`, up to `until`, into `output`; with a
+/// filter that leaves the games before to decide (see [`Deferral`]),
+/// noting each game for the merger.
 fn read_into(
     filter: &mut Filter,
     start: Resume,
     until: Until<'_>,
     src: impl Read,
     output: &mut Output,
-    keep_rejects: bool,
+    keep: Keep,
 ) -> io::Result<Stop> {
+    if !filter.gate.orders() {
+        let Output {
+            out,
+            rejects,
+            diagnostics,
+            report,
+            ..
+        } = output;
+        let mut on_diagnostic = |d: &Diagnostic| diagnostics.push(d.clone());
+        let rejects = keep.rejects.then_some(rejects as &mut dyn Write);
+        let reader = Reader::new(
+            filter,
+            start,
+            until,
+            src,
+            out,
+            rejects,
+            None,
+            &mut on_diagnostic,
+        );
+        let (counts, stop) = reader.run()?;
+        report.add(&counts);
+        return Ok(stop);
+    }
+    let lengths = Arc::new(Lengths::default());
+    filter.gate.defer = Some(Deferral {
+        lengths: Arc::clone(&lengths),
+        games: Vec::new(),
+    });
     let Output {
         out,
         rejects,
+        aside,
         diagnostics,
         report,
+        games,
     } = output;
-    let mut on_diagnostic = |d: &Diagnostic| diagnostics.push(d.clone());
-    let rejects = keep_rejects.then_some(rejects as &mut dyn Write);
-    let (counts, stop) =
-        Reader::new(filter, start, until, src, out, rejects, &mut on_diagnostic).run()?;
+    let mut on_diagnostic = |d: &Diagnostic| {
+        diagnostics.push(d.clone());
+        Lengths::grow(&lengths.diagnostics, 1);
+    };
+    let mut out = Counted {
+        sink: out,
+        len: &lengths.out,
+    };
+    let mut rejects = Counted {
+        sink: rejects,
+        len: &lengths.rejects,
+    };
+    let mut aside = Counted {
+        sink: aside,
+        len: &lengths.aside,
+    };
+    let reader = Reader::new(
+        filter,
+        start,
+        until,
+        src,
+        &mut out,
+        keep.rejects.then_some(&mut rejects as &mut dyn Write),
+        keep.duplicates.then_some(&mut aside as &mut dyn Write),
+        &mut on_diagnostic,
+    );
+    let run = reader.run();
+    let deferral = filter.gate.defer.take().expect("set above");
+    let (counts, stop) = run?;
     report.add(&counts);
+    *games = Some(deferral.games);
     Ok(stop)
 }
 
 /// A chunk read from its start: to where the next chunk starts if a game
 /// starts there, else short of the game under way.
-fn read_chunk(
-    filter: &mut Filter,
-    chunk: &Chunk,
-    keep_rejects: bool,
-) -> (Output, io::Result<Stop>) {
+fn read_chunk(filter: &mut Filter, chunk: &Chunk, keep: Keep) -> (Output, io::Result<Stop>) {
     let start = Resume::from(chunk.origin);
     let end = chunk.end();
     let is_next = move |at: u64| at == end;
@@ -212,14 +304,7 @@ fn read_chunk(
         }
     };
     let mut output = Output::default();
-    let stop = read_into(
-        filter,
-        start,
-        until,
-        &chunk.bytes[..],
-        &mut output,
-        keep_rejects,
-    );
+    let stop = read_into(filter, start, until, &chunk.bytes[..], &mut output, keep);
     (output, stop)
 }
 
@@ -251,8 +336,52 @@ pub fn run_parallel<'a>(
     rejects: Option<&'a mut dyn Write>,
     on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
 ) -> io::Result<Report> {
+    let sinks = Sinks {
+        out,
+        rejects,
+        duplicates: None,
+        on_diagnostic,
+    };
+    run_parallel_into(make, input, jobs, chunk_size, sinks)
+}
+
+/// [`run_parallel`] into [`Sinks`], duplicates included. What depends on
+/// the games before (`dedup`, `stop_after`) is decided on this thread, in
+/// input order, with a filter from `make` (give every filter it makes the
+/// same [`crate::Ledger`] to carry it from one input to the next): the
+/// bytes, diagnostics and counts are still one thread's.
+///
+/// ```
+/// use ctlpgn_filter::{run_parallel_into, FilterBuilder, Sinks};
+/// let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n".repeat(20);
+/// let (mut out, mut duplicates) = (Vec::new(), Vec::new());
+/// let make = || FilterBuilder::new().dedup(true).build();
+/// let sinks = Sinks {
+///     out: &mut out,
+///     rejects: None,
+///     duplicates: Some(&mut duplicates),
+///     on_diagnostic: &mut |_| {},
+/// };
+/// let report = run_parallel_into(&make, input.as_bytes(), 2, 64, sinks).unwrap();
+/// assert_eq!((report.games_written, report.left_out.duplicates), (2, 38));
+/// assert_eq!(duplicates.len(), input.len() - input.len() / 20);
+/// ```
+pub fn run_parallel_into<'a>(
+    make: &'a (dyn Fn() -> Filter + Sync),
+    input: impl Read,
+    jobs: usize,
+    chunk_size: usize,
+    sinks: Sinks<'a>,
+) -> io::Result<Report> {
     let jobs = jobs.clamp(1, MAX_JOBS);
-    let keep_rejects = rejects.is_some();
+    let decider = make();
+    if decider.gate.closed() {
+        return Ok(Report::default());
+    }
+    let keep = Keep {
+        rejects: sinks.rejects.is_some(),
+        duplicates: sinks.duplicates.is_some(),
+    };
     std::thread::scope(|scope| {
         let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(jobs);
         let work_rx = Arc::new(Mutex::new(work_rx));
@@ -267,7 +396,7 @@ pub fn run_parallel<'a>(
                     let Ok(chunk) = job else {
                         return;
                     };
-                    let (output, stop) = read_chunk(&mut filter, &chunk, keep_rejects);
+                    let (output, stop) = read_chunk(&mut filter, &chunk, keep);
                     if done_tx
                         .send(Done {
                             chunk,
@@ -306,10 +435,10 @@ pub fn run_parallel<'a>(
             inline: BTreeMap::new(),
             starts: Vec::new(),
             make,
-            sinks: Sinks {
-                out,
-                rejects,
-                on_diagnostic,
+            keep,
+            sinks: Ordered {
+                sinks,
+                decider,
                 total: Report::default(),
             },
         };
@@ -319,25 +448,107 @@ pub fn run_parallel<'a>(
     })
 }
 
-/// Where the output goes, in input order.
-struct Sinks<'a> {
-    out: &'a mut dyn Write,
-    rejects: Option<&'a mut dyn Write>,
-    on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
+/// Where the output goes, in input order; what depends on the games
+/// before is decided here, by `decider`'s gate.
+struct Ordered<'a> {
+    sinks: Sinks<'a>,
+    decider: Filter,
     total: Report,
 }
 
-impl Sinks<'_> {
-    fn write(&mut self, output: &Output) -> io::Result<()> {
-        for d in &output.diagnostics {
-            (self.on_diagnostic)(d);
+impl Ordered<'_> {
+    /// Writes what a reader made; `true` when `--stop-after` has let its
+    /// last game through: nothing more is written.
+    fn write(&mut self, output: &Output) -> io::Result<bool> {
+        let Some(games) = &output.games else {
+            self.write_part(output, Part::whole(output), None)?;
+            self.total.add(&output.report);
+            return Ok(false);
+        };
+        for (i, game) in games.iter().enumerate() {
+            let next = games.get(i + 1);
+            let part = Part::of(output, game, next);
+            let mut counts = next.map_or(output.report, |n| n.before).since(&game.before);
+            let mut verdict = Verdict::default();
+            if game.candidate {
+                let file = &self.decider.writer.file;
+                self.decider
+                    .gate
+                    .admit(&mut verdict, game.key, game.at, file);
+            }
+            if let Some(reason) = verdict.left_out {
+                counts.left_out_instead(reason);
+            }
+            self.write_part(output, part, Some(&verdict))?;
+            self.total.add(&counts);
+            if verdict.stop {
+                return Ok(true);
+            }
         }
-        self.total.add(&output.report);
-        self.out.write_all(&output.out)?;
-        if let Some(r) = self.rejects.as_mut() {
-            r.write_all(&output.rejects)?;
+        Ok(false)
+    }
+
+    /// Writes one game's part of `output` (or all of it), as `verdict`
+    /// says: a game left out gives its note and, to the duplicates, its
+    /// bytes as read.
+    fn write_part(
+        &mut self,
+        output: &Output,
+        part: Part,
+        verdict: Option<&Verdict>,
+    ) -> io::Result<()> {
+        let s = &mut self.sinks;
+        if let Some(
+            v @ Verdict {
+                left_out: Some(_), ..
+            },
+        ) = verdict
+        {
+            if let Some(note) = &v.note {
+                (s.on_diagnostic)(note);
+            }
+            if let (true, Some(d)) = (v.aside, s.duplicates.as_mut()) {
+                d.write_all(&output.aside[part.aside])?;
+            }
+            return Ok(());
+        }
+        for d in &output.diagnostics[part.diagnostics] {
+            (s.on_diagnostic)(d);
+        }
+        s.out.write_all(&output.out[part.out])?;
+        if let Some(r) = s.rejects.as_mut() {
+            r.write_all(&output.rejects[part.rejects])?;
         }
         Ok(())
+    }
+}
+
+/// Where one game's part of an [`Output`] is, in each of its sinks.
+struct Part {
+    out: std::ops::Range<usize>,
+    rejects: std::ops::Range<usize>,
+    aside: std::ops::Range<usize>,
+    diagnostics: std::ops::Range<usize>,
+}
+
+impl Part {
+    fn whole(o: &Output) -> Part {
+        Part {
+            out: 0..o.out.len(),
+            rejects: 0..o.rejects.len(),
+            aside: 0..o.aside.len(),
+            diagnostics: 0..o.diagnostics.len(),
+        }
+    }
+
+    /// `game`'s part: up to where `next` starts, or to the end.
+    fn of(o: &Output, game: &Deferred, next: Option<&Deferred>) -> Part {
+        Part {
+            out: game.out..next.map_or(o.out.len(), |n| n.out),
+            rejects: game.rejects..next.map_or(o.rejects.len(), |n| n.rejects),
+            aside: game.aside..next.map_or(o.aside.len(), |n| n.aside),
+            diagnostics: game.diagnostics..next.map_or(o.diagnostics.len(), |n| n.diagnostics),
+        }
     }
 }
 
@@ -360,7 +571,8 @@ struct Merger<'a, R> {
     /// The stream offset of each chunk's start, by index.
     starts: Vec<u64>,
     make: &'a (dyn Fn() -> Filter + Sync),
-    sinks: Sinks<'a>,
+    keep: Keep,
+    sinks: Ordered<'a>,
 }
 
 impl<R: Read> Merger<'_, R> {
@@ -371,7 +583,9 @@ impl<R: Read> Merger<'_, R> {
             let Some(done) = self.take(next)? else {
                 return Ok(());
             };
-            self.sinks.write(&done.output)?;
+            if self.sinks.write(&done.output)? {
+                return Ok(());
+            }
             match done.stop? {
                 Stop::Unfinished(resume) => match self.read_again(resume, done.chunk)? {
                     Some(boundary) => next = boundary,
@@ -472,7 +686,8 @@ impl<R: Read> Merger<'_, R> {
 
     /// Reads again, on this thread, from `resume` in `chunk` on, across
     /// the chunks that follow, until a game starts where a chunk starts;
-    /// returns that chunk's index, or `None` at the end of the input.
+    /// returns that chunk's index, or `None` at the end of the input (or of
+    /// what `--stop-after` lets through).
     fn read_again(&mut self, resume: Resume, chunk: Chunk) -> io::Result<Option<usize>> {
         let from = (resume.line_start - chunk.origin.byte) as usize;
         let first = chunk.own()[from..].to_vec();
@@ -491,7 +706,7 @@ impl<R: Read> Merger<'_, R> {
         };
         let mut filter = (self.make)();
         let mut output = Output::default();
-        let keep_rejects = self.sinks.rejects.is_some();
+        let keep = self.keep;
         let mut fetch = |index: usize| -> io::Result<Option<Vec<u8>>> {
             let bytes = self.bytes_of(index)?;
             if bytes.is_some() {
@@ -504,8 +719,10 @@ impl<R: Read> Merger<'_, R> {
             next: chunk.index + 1,
             fetch: &mut fetch,
         };
-        let stop = read_into(&mut filter, resume, until, src, &mut output, keep_rejects)?;
-        self.sinks.write(&output)?;
+        let stop = read_into(&mut filter, resume, until, src, &mut output, keep)?;
+        if self.sinks.write(&output)? {
+            return Ok(None);
+        }
         let boundary = match stop {
             Stop::Boundary(at) => Some(
                 self.starts

@@ -309,6 +309,12 @@ impl Position {
         warnings
     }
 
+    /// The same pieces on the same hexes, and the same side to move
+    /// (`--reaches`): castling, en passant and the clocks aside.
+    pub(crate) fn same_placement(&self, other: &Position) -> bool {
+        self.turn == other.turn && self.board == other.board
+    }
+
     /// The piece on `hex`, if any (standard letter, no figurine).
     pub fn piece(&self, hex: Hex) -> Option<Piece> {
         self.board[hex]
@@ -1034,17 +1040,21 @@ fn numbering_fault(pdtl: Option<u32>, mv: &HalfMove) -> Option<String> {
 ///
 /// With [`crate::FilterBuilder::verify`] and
 /// [`crate::FilterBuilder::split_variations`], each variation game that is
-/// replayed ends too, after its game, its `path` naming it:
+/// replayed ends too, after its game, its `path` naming it; only a game
+/// written has them (not one rejected, nor one left out, as a duplicate
+/// here, whose main line still ends, `left_out` set):
 ///
 /// ```
 /// use ctlpgn_filter::{FilterBuilder, Verify};
 /// use std::sync::{Arc, Mutex};
 /// let ends = Arc::new(Mutex::new(Vec::new()));
 /// let keep = Arc::clone(&ends);
-/// let verify = Verify::new().on_game_end(move |end| keep.lock().unwrap().push(end.path.to_vec()));
-/// let mut f = FilterBuilder::new().verify(verify).split_variations(true).build();
-/// f.filter_bytes(b"1. E7-E13, E21-E15 (1. ..., F20-F16) 2. F8-F12:\n");
-/// assert_eq!(*ends.lock().unwrap(), [vec![], vec![1]]);
+/// let verify = Verify::new()
+///     .on_game_end(move |end| keep.lock().unwrap().push((end.path.to_vec(), end.left_out)));
+/// let mut f = FilterBuilder::new().verify(verify).split_variations(true).dedup(true).build();
+/// let game = "1. E7-E13, E21-E15 (1. ..., F20-F16) 2. F8-F12:\n";
+/// f.filter_bytes(game.repeat(2).as_bytes());
+/// assert_eq!(*ends.lock().unwrap(), [(vec![], false), (vec![1], false), (vec![], true)]);
 /// ```
 #[derive(Debug)]
 pub struct GameEnd<'a> {
@@ -1054,12 +1064,20 @@ pub struct GameEnd<'a> {
     pub position: &'a Position,
     /// Every half-move of the line was coherent.
     pub coherent: bool,
-    /// An error so far (from any pass or the reader) rejects the game; a
-    /// variation game, when it does not replay. Warnings that `--strict`
-    /// turns into errors are not counted: that happens after the passes.
+    /// An error (from any pass or the reader) rejects the game: every one
+    /// of the game's with the filter's own verify, which calls back at the
+    /// verdict; the errors so far with a `Verify` added as a pass (not
+    /// those found after the passes, as a `--strict` warning about a
+    /// variation). A variation game is rejected when it does not replay.
     pub rejected: bool,
     /// Half-moves played (the coherent ones).
     pub half_moves: u32,
+    /// The game is left out whole (`--dedup`, `--tag`, ...: see
+    /// [`crate::LeftOut`]): known only when the pass is the filter's own
+    /// ([`crate::FilterBuilder::verify`]), whose callback waits for the
+    /// verdict; a `Verify` added with [`crate::FilterBuilder::pass`] calls
+    /// back as the game ends, when it is not known yet (`false`).
+    pub left_out: bool,
     /// The game's first line (see [`Context::game_start`]): the line
     /// ndjson's `line` and the diagnostics about the whole game name too;
     /// a variation game's is its game's.
@@ -1083,7 +1101,8 @@ type OnGameEnd = dyn FnMut(&GameEnd<'_>) + Send;
 
 /// The callback of [`Verify::on_game_end`], shared by the pass (a game's
 /// main line) and the writer (its variation games, replayed when they are
-/// planned, after the passes are done with the game).
+/// planned, after the passes are done with the game, and handed on after
+/// the main line's end once the game is known to be written).
 #[derive(Clone)]
 pub(crate) struct GameEndHook(Arc<Mutex<Box<OnGameEnd>>>);
 
@@ -1112,6 +1131,9 @@ pub struct Verify {
     coherent: bool,
     mate: Option<Mate>,
     on_game_end: Option<GameEndHook>,
+    /// The filter's own verify: the callback waits for the game's verdict
+    /// ([`Verify::game_verdict`]).
+    pub(crate) deferred: bool,
 }
 
 impl Default for Verify {
@@ -1138,6 +1160,26 @@ impl Verify {
             coherent: true,
             mate: None,
             on_game_end: None,
+            deferred: false,
+        }
+    }
+
+    /// The game's verdict is known (the filter's own verify): calls back.
+    pub(crate) fn game_verdict(&self, cx: &Context, left_out: bool) {
+        self.call_back(cx, left_out);
+    }
+
+    fn call_back(&self, cx: &Context, left_out: bool) {
+        if let Some(hook) = &self.on_game_end {
+            hook.call(&GameEnd {
+                position: &self.replay.position,
+                coherent: self.coherent,
+                rejected: cx.has_error(),
+                half_moves: self.replay.half_moves,
+                line: cx.game_start.line,
+                left_out,
+                path: &[],
+            });
         }
     }
 
@@ -1238,15 +1280,8 @@ impl Pass for Verify {
     }
 
     fn end_game(&mut self, cx: &mut Context) {
-        if let Some(hook) = &self.on_game_end {
-            hook.call(&GameEnd {
-                position: &self.replay.position,
-                coherent: self.coherent,
-                rejected: cx.has_error(),
-                half_moves: self.replay.half_moves,
-                line: cx.game_start.line,
-                path: &[],
-            });
+        if !self.deferred {
+            self.call_back(cx, false);
         }
     }
 }

@@ -45,15 +45,8 @@ fn a_game_ended_and_the_next_on_its_line_are_two_games_with_a_warning() {
         let joined = [a.clone(), b.clone()].concat();
         let (out, messages, report) = filter(&joined);
         assert_eq!(out, one_by_one(&[a, b]), "{form}");
-        assert_eq!(
-            (report.games_read, report.games_written),
-            (2, 2),
-            "{form}"
-        );
-        assert!(
-            messages.iter().any(|m| m == JOINED),
-            "{form}: {messages:?}"
-        );
+        assert_eq!((report.games_read, report.games_written), (2, 2), "{form}");
+        assert!(messages.iter().any(|m| m == JOINED), "{form}: {messages:?}");
     }
 }
 
@@ -82,8 +75,16 @@ fn joins_read_the_same_in_jobs_chunks_and_cut_pieces() {
     let (whole, _, report) = filter(&input);
     for chunk in [1, 13, 97] {
         let mut out = Vec::new();
-        let parallel = run_parallel(&Filter::default, &input[..], 2, chunk, &mut out, None, &mut |_| {})
-            .unwrap();
+        let parallel = run_parallel(
+            &Filter::default,
+            &input[..],
+            2,
+            chunk,
+            &mut out,
+            None,
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), whole, "chunks of {chunk}");
         assert_eq!(parallel, report, "chunks of {chunk}");
     }

@@ -297,6 +297,37 @@ fn pieces(input: &[u8], size: u64) -> Vec<Vec<u8>> {
     pieces
 }
 
+/// Notes where each game starts.
+struct Starts(std::sync::Arc<std::sync::Mutex<Vec<u64>>>);
+
+impl Pass for Starts {
+    fn name(&self) -> &'static str {
+        "starts"
+    }
+    fn interest(&self, _cx: &Context) -> ctlpgn_filter::Interest {
+        ctlpgn_filter::Interest::NONE
+    }
+    fn begin_game(&mut self, cx: &mut Context) {
+        self.0.lock().unwrap().push(cx.game_start.offset);
+    }
+}
+
+/// Each game of `input`'s bytes, as the reader reads them: from its first
+/// byte to the next game's.
+fn games_of(input: &[u8]) -> Vec<Vec<u8>> {
+    let starts = std::sync::Arc::default();
+    let filter = FilterBuilder::new()
+        .pass(Box::new(Starts(std::sync::Arc::clone(&starts))))
+        .build();
+    run_with(filter, input);
+    let mut starts = starts.lock().unwrap().clone();
+    starts.push(input.len() as u64);
+    starts
+        .windows(2)
+        .map(|w| input[w[0] as usize..w[1] as usize].to_vec())
+        .collect()
+}
+
 /// Filtering each piece apart, outputs and rejects concatenated, counts added.
 fn filtered_apart(pieces: &[Vec<u8>]) -> (String, Vec<u8>, Report) {
     let (mut out, mut rejects, mut report) = (String::new(), Vec::new(), Report::default());
@@ -388,4 +419,80 @@ fn input_holding_a_nul_byte_is_not_cut() {
     let err = ctlpgn_filter::cut_at_games(FilterBuilder::new(), &input[..], &mut Vec::new(), 1)
         .unwrap_err();
     assert!(err.to_string().contains("NUL byte"), "{err}");
+}
+
+// ───────────────────────────── games left out ─────────────────────────────
+
+/// With games left out (`--dedup`, `--tag`, `--plies`, `--reaches`), on one
+/// thread and on two: every game is written, rejected (its bytes in the
+/// rejects), a duplicate (its bytes in the duplicates) or left out by a
+/// selection; none twice, none lost: read = written + rejected + left out.
+#[test]
+fn every_game_is_written_rejected_or_left_out_and_the_sinks_hold_their_bytes() {
+    use ctlpgn_filter::{run_parallel_into, Origin, Sinks, TagPattern};
+    let mut input = Vec::new();
+    for path in corpus_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        if !bytes.contains(&0) {
+            input.extend_from_slice(&bytes);
+        }
+    }
+    input.extend_from_slice(tricky().concat().as_bytes());
+    let input = input.repeat(2);
+    let build = || {
+        FilterBuilder::new()
+            .dedup(true)
+            .select_tag(TagPattern::parse("Variant=*").unwrap())
+            .plies(2..=300)
+            .build()
+    };
+    let games = games_of(&input);
+    for jobs in [1, 2] {
+        let (mut out, mut rejects, mut duplicates) = (Vec::new(), Vec::new(), Vec::new());
+        let sinks = Sinks {
+            out: &mut out,
+            rejects: Some(&mut rejects),
+            duplicates: Some(&mut duplicates),
+            on_diagnostic: &mut |_| {},
+        };
+        let report = if jobs == 1 {
+            build().run_into(Origin::START, &input[..], sinks).unwrap()
+        } else {
+            run_parallel_into(&build, &input[..], 2, 50, sinks).unwrap()
+        };
+        let left = report.left_out;
+        assert_eq!(
+            report.games_read,
+            report.games_written + report.games_rejected + left.total()
+        );
+        assert_eq!(report.games_read as usize, games.len());
+        assert!(
+            left.duplicates > 0 && left.tag > 0 && left.plies > 0,
+            "{report:?}"
+        );
+        // Each game, in order: in the rejects, in the duplicates, or neither.
+        let (mut r, mut d, mut neither) = (&rejects[..], &duplicates[..], 0);
+        let (mut in_rejects, mut in_duplicates) = (0, 0);
+        for game in &games {
+            let rejected_alone = Filter::default().filter_bytes(game).2.games_rejected == 1;
+            if rejected_alone {
+                r = r
+                    .strip_prefix(&game[..])
+                    .expect("a rejected game in the rejects, as read");
+                in_rejects += 1;
+            } else if let Some(rest) = d.strip_prefix(&game[..]) {
+                d = rest;
+                in_duplicates += 1;
+            } else {
+                neither += 1;
+            }
+        }
+        assert!(r.is_empty() && d.is_empty(), "jobs {jobs}: bytes left over");
+        assert_eq!(in_rejects, report.games_rejected);
+        assert_eq!(in_duplicates, left.duplicates);
+        assert_eq!(
+            neither,
+            report.games_written + left.total() - left.duplicates
+        );
+    }
 }

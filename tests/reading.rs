@@ -37,7 +37,10 @@ fn a_tag_after_a_folded_move_is_read_as_a_tag() {
     let (diags, out) = read(input.as_bytes());
     assert!(out.contains("1. E7-E13:\n*\n"), "{out}");
     assert!(out.contains("1. F8-F12:\n*\n"), "{out}");
-    assert!(diags.iter().all(|d| !d.2.contains("not closed")), "{diags:?}");
+    assert!(
+        diags.iter().all(|d| !d.2.contains("not closed")),
+        "{diags:?}"
+    );
 }
 
 #[test]
@@ -46,7 +49,10 @@ fn invalid_utf8_inside_a_move_number_is_pointed_at() {
     input.extend_from_slice(b"\xFF. F8-F12:\n");
     let (diags, _) = read(&input);
     assert_eq!((diags[0].0, diags[0].1), (2, 22), "{diags:?}");
-    assert!(diags[0].2.starts_with("invalid UTF-8: byte 0xFF"), "{diags:?}");
+    assert!(
+        diags[0].2.starts_with("invalid UTF-8: byte 0xFF"),
+        "{diags:?}"
+    );
 }
 
 #[test]
@@ -55,18 +61,27 @@ fn invalid_utf8_inside_a_result_is_pointed_at() {
     input.extend_from_slice(b"\xFF-0\n");
     let (diags, _) = read(&input);
     assert_eq!((diags[0].0, diags[0].1), (2, 13), "{diags:?}");
-    assert!(diags[0].2.starts_with("invalid UTF-8: byte 0xFF"), "{diags:?}");
+    assert!(
+        diags[0].2.starts_with("invalid UTF-8: byte 0xFF"),
+        "{diags:?}"
+    );
 }
 
 #[test]
 fn a_label_too_large_for_its_field_is_an_error_naming_it() {
     let input = format!("{GAME}1. E7-E13: ($[4294967296] 1. F8-F12)\n");
-    let mut keep = ctlpgn_filter::FilterBuilder::new().keep_variations(true).build();
+    let mut keep = ctlpgn_filter::FilterBuilder::new()
+        .keep_variations(true)
+        .build();
     let (_, diags, _) = keep.filter_bytes(input.as_bytes());
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(
         (diags[0].line, diags[0].column, diags[0].message.as_str()),
-        (2, 13, "variation label $[4294967296] is too large (at most $[99999])")
+        (
+            2,
+            13,
+            "variation label $[4294967296] is too large (at most $[99999])"
+        )
     );
 }
 
@@ -86,7 +101,10 @@ fn a_no_break_space_around_a_dash_is_a_blank_as_a_space_is() {
 fn read_alike(game: &str, after: &str) {
     let (alone_diags, alone) = read(game.as_bytes());
     let (diags, out) = read(format!("{game}{after}").as_bytes());
-    assert!(out.starts_with(&alone), "{game:?} + {after:?}:\n{alone}\n---\n{out}");
+    assert!(
+        out.starts_with(&alone),
+        "{game:?} + {after:?}:\n{alone}\n---\n{out}"
+    );
     let line_count = game.lines().count() as u64;
     let about_it: Vec<_> = diags
         .into_iter()
@@ -105,5 +123,8 @@ fn a_game_is_read_the_same_whatever_follows_it_on_its_line() {
     read_alike(&format!("{GAME}1. E7-E13:\n１*"), "[E \"x\"]\n");
     read_alike(&format!("{GAME}1. E7 - E13"), "[Event \"x\"]\n");
     read_alike(&format!("{GAME}1. E7-E13 :"), "[Event \"x\"]\n");
-    read_alike(&format!("{GAME}1. JE5 × F16"), "[Variant \"C'escacs\"]\n1. F8-F12:\n*\n");
+    read_alike(
+        &format!("{GAME}1. JE5 × F16"),
+        "[Variant \"C'escacs\"]\n1. F8-F12:\n*\n",
+    );
 }

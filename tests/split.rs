@@ -170,6 +170,31 @@ fn a_variation_represented_linearly_ends_in_a_position_of_its_own() {
     }
 }
 
+/// Variation games end only for a game written: one rejected by a
+/// warning that `--strict` turns into an error as they are planned (after
+/// the passes) has its main line's end, rejected, and no other.
+#[test]
+fn a_game_rejected_as_its_variations_are_planned_has_no_variation_game_ends() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 ($[2] 1. ..., F20-F16) 2. F8-F12:\n*\n";
+    for (strict, expected) in [
+        (false, vec![(vec![], false), (vec![2], false)]),
+        (true, vec![(vec![], true)]),
+    ] {
+        let ends = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&ends);
+        let verify = Verify::new()
+            .on_game_end(move |end| sink.lock().unwrap().push((end.path.to_vec(), end.rejected)));
+        let mut filter = FilterBuilder::new()
+            .split_variations(true)
+            .strict(strict)
+            .verify(verify)
+            .build();
+        let (_, _, r) = filter.filter_bytes(input.as_bytes());
+        assert_eq!(r.games_rejected, u64::from(strict));
+        assert_eq!(*ends.lock().unwrap(), expected, "strict: {strict}");
+    }
+}
+
 #[test]
 fn an_incoherent_variation_is_rejected_alone_at_its_own_line_and_column() {
     let input = std::fs::read("corpus/split/incoherent-variation.ctl-pgn").unwrap();

@@ -14,7 +14,14 @@
 //! - `--split-variations` writes canonical games, the first of them the
 //!   game without its variations;
 //! - the span path changes nothing: the reader with its quick readers off
-//!   (every token through the tokenizer) gives the same run.
+//!   (every token through the tokenizer) gives the same run;
+//! - with games left out (`--dedup`, `--tag`, `--plies`, `--reaches`,
+//!   `--stop-after`, alone and together): every game read is written,
+//!   rejected or left out; the rejects and the duplicates hold only whole
+//!   games as read; the output is canonical and has no duplicate left;
+//!   `--jobs 2` in chunks of a few bytes is one thread (duplicates
+//!   included); `--cut` leaves out what the filter leaves out, and its
+//!   pieces filtered apart give the whole's output and rejects.
 //!
 //! Each input is checked as it comes, and as the recipe for a text built
 //! of the grammar's tokens (`grammar_soup`): byte-level mutations rarely
@@ -23,8 +30,8 @@
 #![no_main]
 
 use ctlpgn_filter::{
-    cut_at_games, run_parallel, Context, Diagnostic, FilterBuilder, Flow, HalfMove, Pass, Report,
-    Variation,
+    cut_at_games, run_parallel, run_parallel_into, Context, Diagnostic, FilterBuilder, Flow,
+    HalfMove, Origin, Pass, Pdtl, Report, Sinks, TagPattern, Variation,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -76,6 +83,72 @@ impl Pass for DropVariationsRead {
 }
 
 type Run = (Vec<u8>, Vec<u8>, Vec<Diagnostic>, Report);
+
+/// A run into every sink: output, rejects, duplicates, diagnostics, counts.
+type Sorted = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<Diagnostic>, Report);
+
+/// After `1. E7-E13`: Black to move.
+const AFTER_E13: &str = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/\
+    13:3P4/8:3P3/7:4P3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ b RKRrkr E13@9-11 0 1";
+
+/// The options that leave games out, alone and together.
+fn leaving_out(which: usize) -> FilterBuilder {
+    let b = FilterBuilder::new();
+    match which {
+        0 => b.dedup(true),
+        1 => b.dedup(true).dedup_result(true).stop_after(Some(2)),
+        2 => b
+            .select_tag(TagPattern::parse("Event=*a*").unwrap())
+            .plies(1..=6),
+        3 => b
+            .reaches(&Pdtl::parse(AFTER_E13).unwrap())
+            .keep_variations(true)
+            .keep_comments(true),
+        _ => b
+            .dedup(true)
+            .select_tag(TagPattern::parse("Variant=*").unwrap())
+            .plies(2..=u32::MAX)
+            .stop_after(Some(4)),
+    }
+}
+
+/// `data` filtered into every sink, on one thread or, with `chunk`, on two.
+fn sorted(which: usize, data: &[u8], chunk: Option<usize>) -> Sorted {
+    let (mut out, mut rejects, mut duplicates, mut diagnostics) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let sinks = Sinks {
+        out: &mut out,
+        rejects: Some(&mut rejects),
+        duplicates: Some(&mut duplicates),
+        on_diagnostic: &mut |d| diagnostics.push(d.clone()),
+    };
+    let report = match chunk {
+        None => leaving_out(which)
+            .build()
+            .run_into(Origin::START, data, sinks)
+            .expect("memory does not fail"),
+        Some(chunk) => {
+            let make = move || leaving_out(which).build();
+            run_parallel_into(&make, data, 2, chunk, sinks).expect("memory does not fail")
+        }
+    };
+    (out, rejects, duplicates, diagnostics, report)
+}
+
+/// Is `part` made of whole games of `games`, in order (some of them)?
+fn whole_games_of(part: &[u8], games: &[&[u8]]) -> bool {
+    // Where in `part` the games so far can have brought us.
+    let mut at = vec![false; part.len() + 1];
+    at[0] = true;
+    for g in games {
+        for i in (0..part.len()).rev() {
+            if at[i] && part[i..].starts_with(g) {
+                at[i + g.len()] = true;
+            }
+        }
+    }
+    at[part.len()]
+}
 
 /// How many bytes the blank space before the first game takes: blanks,
 /// line ends, no-break spaces and byte order marks.
@@ -213,6 +286,63 @@ fn check(data: &[u8]) {
             assert!(
                 (&out, &rejects, &report) == (&whole.0, &whole.1, &whole.3),
                 "pieces of {size} filtered apart differ"
+            );
+        }
+    }
+
+    let games: Vec<Vec<u8>> = if data.contains(&0) {
+        Vec::new()
+    } else {
+        let mut cut = Vec::new();
+        cut_at_games(FilterBuilder::new(), data, &mut cut, 1).expect("memory does not fail");
+        cut.split(|&b| b == 0).map(<[u8]>::to_vec).collect()
+    };
+    let games: Vec<&[u8]> = games.iter().map(Vec::as_slice).collect();
+    for which in 0..5 {
+        let one = sorted(which, data, None);
+        let (out, rejects, duplicates, _, report) = &one;
+        let left = report.left_out;
+        assert_eq!(
+            report.games_read,
+            report.games_written + report.games_rejected + left.total(),
+            "{which}: a game neither written, rejected nor left out"
+        );
+        // (Kept variations end a broken game elsewhere: other games.)
+        if !data.contains(&0) && which != 3 {
+            assert!(whole_games_of(rejects, &games), "{which}: rejects not whole games");
+            assert!(whole_games_of(duplicates, &games), "{which}: duplicates not whole games");
+        }
+        let (again, _, _, _, second) = sorted(which, out, None);
+        if which != 3 {
+            // (--keep-* output re-read may not be re-selected alike.)
+            assert_eq!(second.left_out.duplicates, 0, "{which}: a duplicate written");
+            assert_eq!(second.games_rejected, 0, "{which}: output rejected");
+        }
+        if which == 0 {
+            assert_eq!(&again, out, "{which}: not a fixed point");
+        }
+        for chunk in [1, 1 + data.len() / 3] {
+            assert!(
+                sorted(which, data, Some(chunk)) == one,
+                "{which}: --jobs 2 in chunks of {chunk} differs"
+            );
+        }
+        if !data.contains(&0) {
+            let mut cut = Vec::new();
+            let cuts = cut_at_games(leaving_out(which), data, &mut cut, 1)
+                .expect("memory does not fail");
+            assert_eq!(cuts.left_out, left, "{which}: the cut left out other games");
+            let (mut o, mut r) = (Vec::new(), Vec::new());
+            if !cut.is_empty() {
+                for piece in cut.split(|&b| b == 0) {
+                    let (po, pr, _, _, _) = sorted(which, piece, None);
+                    o.extend(po);
+                    r.extend(pr);
+                }
+            }
+            assert!(
+                (&o, &r) == (out, rejects),
+                "{which}: the cut's pieces filtered apart differ"
             );
         }
     }

@@ -2,7 +2,7 @@
 //! `--completions` show them.
 
 use clap::{Command, CommandFactory, Parser, ValueEnum};
-use ctlpgn_filter::PASS_NAMES;
+use ctlpgn_filter::{Pdtl, SelectPlies, TagPattern, PASS_NAMES};
 use std::path::PathBuf;
 
 /// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
@@ -100,6 +100,46 @@ pub struct Cli {
     /// Stop at the first rejected game.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Leave out a game that repeats one written before.
+    ///
+    /// A duplicate has the start (its PDTL, or the initial setup) and
+    /// main-line moves of a game written before, in any input of the run;
+    /// check marks, ratings, move numbers, comments, variations, the layout
+    /// and the tags do not count. A note names the first copy.
+    #[arg(long)]
+    pub dedup: bool,
+    /// Like --dedup, and games that end with another result are not duplicates.
+    #[arg(long, hide_short_help = true)]
+    pub dedup_result: bool,
+    /// Write each duplicate to FILE, byte for byte as read (implies --dedup).
+    ///
+    /// `-`: standard output; replaced like -o's FILE, and refused where it is.
+    #[arg(long, value_name = "FILE", hide_short_help = true)]
+    pub duplicates: Option<PathBuf>,
+    /// Keep only the games whose tag NAME matches the glob PATTERN.
+    ///
+    /// The whole value must match (`*`, `?`, `[a-z]`, `{a,b}`; case
+    /// counts); repeated, all must hold.
+    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = parse_tag,
+          hide_short_help = true)]
+    pub tags: Vec<TagPattern>,
+    /// Keep only the games whose main line has MIN to MAX half-moves.
+    ///
+    /// Both included; also MIN.., ..MAX, N.
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_plies, hide_short_help = true)]
+    pub plies: Option<SelectPlies>,
+    /// Keep only the games whose main line passes through a position.
+    ///
+    /// The main line is replayed as --verify does; the position's pieces
+    /// and side to move must match.
+    #[arg(long, value_name = "PDTL", value_parser = parse_pdtl, hide_short_help = true)]
+    pub reaches: Option<Pdtl>,
+    /// Stop reading once N games are written.
+    ///
+    /// The rest of the input, and the inputs after it, are not read.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with = "in_place", hide_short_help = true)]
+    pub stop_after: Option<u64>,
     /// Copy the input cut at game starts into pieces of SIZE bytes or more.
     ///
     /// Nothing is filtered: the input is written unchanged (decompressed),
@@ -108,9 +148,9 @@ pub struct Cli {
     /// that filter pieces apart. SIZE: bytes, or with K, M or G after it
     /// (KiB, MiB, GiB: powers of 1024). Give it the --keep-* options the
     /// pieces will be filtered with.
-    #[arg(long, value_name = "SIZE", value_parser = parse_size,
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, hide_short_help = true,
           conflicts_with_all = ["check", "in_place", "out_dir", "format", "verify", "rejects",
-                                "fail_fast"])]
+                                "fail_fast", "duplicates"])]
     pub cut: Option<u64>,
     /// Worker threads (0: one per core).
     ///
@@ -127,7 +167,9 @@ pub struct Cli {
     /// (for the tests and measurements that compare the two readings).
     #[arg(long, hide = true)]
     pub no_spans: bool,
-    /// Do not print warnings (errors are still printed).
+    /// Do not print warnings or notes (errors are still printed).
+    ///
+    /// Nor the summary, when all it would say is which games were left out.
     #[arg(short, long)]
     pub quiet: bool,
     /// Print every diagnostic, not only 10 of each kind per input.
@@ -139,6 +181,8 @@ pub struct Cli {
     #[arg(long, hide_short_help = true)]
     pub all_diagnostics: bool,
     /// Print counts per file and in total (as JSON with --format ndjson).
+    ///
+    /// The games left out are counted by reason.
     #[arg(long)]
     pub stats: bool,
     /// Show a progress bar even when stderr is not a terminal or the input is small.
@@ -176,6 +220,11 @@ pub enum Color {
 }
 
 impl Cli {
+    /// `--dedup`, or an option that implies it.
+    pub fn dedup(&self) -> bool {
+        self.dedup || self.dedup_result || self.duplicates.is_some()
+    }
+
     /// Reads the command line; exits with clap's usage error (status 2)
     /// for what clap cannot state itself.
     pub fn parse_checked() -> Cli {
@@ -233,7 +282,23 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "ctlpgn-filter --check --final-pdtl game.ctl-pgn",
         "replay each game, write nothing, print each game's final position",
     ),
+    (
+        "ctlpgn-filter --dedup --duplicates dups.ctl-pgn --tag 'Event=*Open*' -o one-each.ctl-pgn archive/",
+        "one copy of each game of an event, the other copies kept aside as read",
+    ),
 ];
+
+fn parse_tag(s: &str) -> Result<TagPattern, String> {
+    TagPattern::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_plies(s: &str) -> Result<SelectPlies, String> {
+    SelectPlies::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_pdtl(s: &str) -> Result<Pdtl, String> {
+    Pdtl::parse(s).map_err(|e| e.to_string())
+}
 
 /// A size in bytes: `4096`, `64K`, `64M`, `1G`: K, M and G (and KiB, MB
 /// and the like) are all powers of 1024, as GNU parallel's `--block` reads them.
@@ -252,7 +317,8 @@ fn parse_size(s: &str) -> Result<u64, String> {
 pub const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "0",
-        "Every game was written (with --check: every game is coherent).",
+        "Every game was written, or left out as asked (--dedup, --tag, --plies, --reaches) \
+         (with --check: every game is coherent).",
     ),
     (
         "1",

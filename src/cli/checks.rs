@@ -94,10 +94,25 @@ pub fn refuse_clashes(cli: &Cli, expanded: &Expanded) -> io::Result<()> {
         None => Vec::new(),
     };
     let main = main_output(cli, &inputs)?;
-    if let Some(rejects) = &cli.rejects {
-        refuse_rejects_onto_others(cli, rejects, &inputs, &main, &targets)?;
+    let mut others = Vec::new();
+    for (option, path) in [
+        ("--rejects", &cli.rejects),
+        ("--duplicates", &cli.duplicates),
+    ] {
+        if let Some(path) = path {
+            let side = SideOutput { option, path };
+            refuse_side_output_onto_others(cli, side, &inputs, &main, &targets, &others)?;
+            others.push(side);
+        }
     }
     Ok(())
+}
+
+/// `--rejects FILE` or `--duplicates FILE`.
+#[derive(Clone, Copy)]
+struct SideOutput<'a> {
+    option: &'static str,
+    path: &'a Path,
 }
 
 fn refuse_what_in_place_cannot_rewrite(entries: &[Entry]) -> io::Result<()> {
@@ -129,12 +144,16 @@ fn refuse_what_in_place_cannot_rewrite(entries: &[Entry]) -> io::Result<()> {
     Ok(())
 }
 
-/// Refuses an `-o` or `--rejects` file that is a game file inside a folder
-/// read, and an `--out-dir` inside one: the walk would read it (this run
-/// or the next), then the run replace it.
+/// Refuses an `-o`, `--rejects` or `--duplicates` file that is a game file
+/// inside a folder read, and an `--out-dir` inside one: the walk would read
+/// it (this run or the next), then the run replace it.
 fn refuse_outputs_inside_folders_read(cli: &Cli, folders: &[(FileId, PathBuf)]) -> io::Result<()> {
     let walked = |id: FileId| folders.iter().find(|(f, _)| *f == id).map(|(_, root)| root);
-    for (option, path) in [("-o", &cli.output), ("--rejects", &cli.rejects)] {
+    for (option, path) in [
+        ("-o", &cli.output),
+        ("--rejects", &cli.rejects),
+        ("--duplicates", &cli.duplicates),
+    ] {
         let Some(path) = path.as_deref().filter(|p| !is_dash(p)) else {
             continue;
         };
@@ -258,23 +277,37 @@ fn main_output(cli: &Cli, inputs: &Inputs) -> io::Result<Option<Place>> {
     Ok(main)
 }
 
-fn refuse_rejects_onto_others(
+/// Refuses a side output (`side`) that is an input, the output, where
+/// `--out-dir` writes, or one of the side outputs before it (`others`).
+fn refuse_side_output_onto_others(
     cli: &Cli,
-    rejects: &Path,
+    side: SideOutput,
     inputs: &Inputs,
     main: &Option<Place>,
     targets: &[(PathBuf, Option<Place>)],
+    others: &[SideOutput],
 ) -> io::Result<()> {
-    let shown = rejects.display();
-    if is_dash(rejects) && output_is_stdout(cli) {
-        return Err(refuse(
-            "--rejects - and the output would both go to standard output: give -o FILE, or --rejects FILE".into(),
-        ));
+    let (option, shown) = (side.option, side.path.display());
+    if is_dash(side.path) && output_is_stdout(cli) {
+        return Err(refuse(format!(
+            "{option} - and the output would both go to standard output: give -o FILE, or {option} FILE"
+        )));
     }
-    let place = place(rejects);
+    let place = place(side.path);
     if let Some(input) = inputs.at(&place) {
         return Err(refuse(format!(
-            "--rejects {shown} is the input {input}: name another file"
+            "{option} {shown} is the input {input}: name another file"
+        )));
+    }
+    let same = |o: &&SideOutput| {
+        (is_dash(o.path) && is_dash(side.path))
+            || (place.is_some() && self::place(o.path) == place)
+            || o.path == side.path
+    };
+    if let Some(other) = others.iter().find(same) {
+        return Err(refuse(format!(
+            "{option} {shown} is also where {} writes: name another file",
+            other.option
         )));
     }
     if place.is_none() {
@@ -283,12 +316,12 @@ fn refuse_rejects_onto_others(
     }
     if place == *main {
         return Err(refuse(format!(
-            "--rejects {shown} is also where the output goes: name another file"
+            "{option} {shown} is also where the output goes: name another file"
         )));
     }
     if let Some((target, _)) = targets.iter().find(|(_, p)| *p == place) {
         return Err(refuse(format!(
-            "--rejects {shown} is where --out-dir writes {}: name another file",
+            "{option} {shown} is where --out-dir writes {}: name another file",
             target.display()
         )));
     }

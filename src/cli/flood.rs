@@ -55,10 +55,7 @@ impl Flood {
         seen.into_iter()
             .filter(|&(_, _, n)| n > SHOWN_PER_KIND)
             .map(|(kind, severity, n)| {
-                let what = match severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                };
+                let what = severity.as_str();
                 let more = n - SHOWN_PER_KIND;
                 let plural = if more == 1 { "" } else { "s" };
                 let kind = match kind {
@@ -124,6 +121,19 @@ mod tests {
         // The next input starts again.
         assert!(f.admit(&chess));
         assert!(f.finish("next.pgn").is_empty());
+    }
+
+    #[test]
+    fn duplicate_notes_are_a_kind_of_their_own() {
+        let mut f = Flood::new(false);
+        let note = diag(DiagnosticKind::Duplicate, Severity::Note);
+        assert_eq!((0..72).filter(|_| f.admit(&note)).count(), 10);
+        // Warnings of the games written keep their own ten.
+        assert!(f.admit(&diag(DiagnosticKind::NoEndMarker, Severity::Warning)));
+        assert_eq!(
+            f.finish("archive/"),
+            ["... and 62 more \"duplicate\" notes in archive/ (--all-diagnostics prints them)"]
+        );
     }
 
     #[test]

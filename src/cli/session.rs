@@ -7,7 +7,8 @@ use super::flood::Flood;
 use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
 use ctlpgn_filter::{
-    cut_at_games, run_parallel, Diagnostic, Filter, FilterBuilder, Format, Report, Severity, Verify,
+    cut_at_games, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger,
+    LeftOutCounts, Origin, Report, Severity, Sinks, Verify,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
@@ -27,12 +28,13 @@ const BINARY_BLOCK: usize = 64 << 10;
 /// The name of the input being filtered, for `--final-pdtl` lines.
 type InputName = Arc<Mutex<String>>;
 
-fn build_filter(cli: &Cli, name: &InputName) -> Filter {
-    filter_builder(cli, name).build()
+fn build_filter(cli: &Cli, name: &InputName, ledger: &Ledger) -> Filter {
+    filter_builder(cli, name, ledger).build()
 }
 
-/// The filter the options ask for.
-fn filter_builder(cli: &Cli, name: &InputName) -> FilterBuilder {
+/// The filter the options ask for; what `--dedup` and `--stop-after` count
+/// on is the run's `ledger`, shared by every filter of the run.
+fn filter_builder(cli: &Cli, name: &InputName, ledger: &Ledger) -> FilterBuilder {
     let mut builder = FilterBuilder::new()
         .keep_comments(cli.keep_comments)
         .keep_variations(cli.keep_variations)
@@ -49,12 +51,26 @@ fn filter_builder(cli: &Cli, name: &InputName) -> FilterBuilder {
     for p in &cli.skip_pass {
         builder = builder.skip_pass(p);
     }
+    for t in &cli.tags {
+        builder = builder.select_tag(t.clone());
+    }
+    if let Some(p) = &cli.plies {
+        builder = builder.plies(p.range());
+    }
+    if let Some(position) = &cli.reaches {
+        builder = builder.reaches(position);
+    }
+    builder = builder
+        .dedup(cli.dedup())
+        .dedup_result(cli.dedup_result)
+        .stop_after(cli.stop_after)
+        .ledger(ledger.clone());
     if cli.verify || cli.check {
         let mut verify = Verify::new();
         if cli.final_pdtl {
             let name = Arc::clone(name);
             verify = verify.on_game_end(move |end| {
-                if end.coherent && !end.rejected {
+                if end.coherent && !end.rejected && !end.left_out {
                     let name = name.lock().expect("no thread panics holding it");
                     if end.path.is_empty() {
                         say!("{name}:{}: final position: {}", end.line, end.position);
@@ -102,6 +118,22 @@ fn rejected_any(r: &Report) -> bool {
     r.games_rejected + r.variations_rejected > 0
 }
 
+/// The games left out, by reason, as the summary and `--stats` say them:
+/// `72 duplicates`, `3 not matching --tag`.
+fn left_out_parts(l: &LeftOutCounts) -> Vec<String> {
+    [
+        (l.duplicates, count(l.duplicates, "duplicate")),
+        (l.tag, format!("{} not matching --tag", l.tag)),
+        (l.plies, format!("{} outside --plies", l.plies)),
+        (l.position, format!("{} not reaching --reaches", l.position)),
+        (l.other, format!("{} left out by a pass", l.other)),
+    ]
+    .into_iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(_, s)| s)
+    .collect()
+}
+
 /// `n` and `noun`, in the plural unless `n` is 1: `1 game`, `2 games`.
 pub fn count(n: u64, noun: &str) -> String {
     if n == 1 {
@@ -124,7 +156,10 @@ pub struct Session<'c> {
     cli: &'c Cli,
     name: InputName,
     filter: Filter,
+    /// What `--dedup` and `--stop-after` count on, for every input.
+    ledger: Ledger,
     rejects: Option<Output>,
+    duplicates: Option<Output>,
     total: Report,
     /// Inputs that could not be read.
     unreadable: u64,
@@ -145,17 +180,21 @@ pub struct Session<'c> {
 impl<'c> Session<'c> {
     pub fn new(cli: &'c Cli) -> io::Result<Session<'c>> {
         let rejects = cli.rejects.as_deref().map(Output::open).transpose()?;
+        let duplicates = cli.duplicates.as_deref().map(Output::open).transpose()?;
         let color = match cli.color {
             Color::Always => true,
             Color::Never => false,
             Color::Auto => auto_color(),
         };
         let name = InputName::default();
+        let ledger = Ledger::new();
         Ok(Session {
             cli,
-            filter: build_filter(cli, &name),
+            filter: build_filter(cli, &name, &ledger),
+            ledger,
             name,
             rejects,
+            duplicates,
             total: Report::default(),
             unreadable: 0,
             not_written: 0,
@@ -168,8 +207,17 @@ impl<'c> Session<'c> {
         })
     }
 
+    /// Is the run over before its inputs are: a game rejected under
+    /// `--fail-fast`, or `--stop-after`'s count written?
     pub fn stopped(&self) -> bool {
-        self.cli.fail_fast && rejected_any(&self.total)
+        self.cli.fail_fast && rejected_any(&self.total) || self.stopped_after()
+    }
+
+    /// Has `--stop-after` let its count of games through?
+    fn stopped_after(&self) -> bool {
+        self.cli
+            .stop_after
+            .is_some_and(|n| self.ledger.written() >= n)
     }
 
     /// Reports an input that cannot be read; the run goes on without it.
@@ -250,11 +298,15 @@ impl<'c> Session<'c> {
             out,
             pending: self.pieces > 0,
         };
-        // Cut where the filter the options ask for ends games.
-        let reading = filter_builder(self.cli, &self.name).fail_fast(false);
+        // Cut where the filter the options ask for ends games, leaving out
+        // the games it leaves out.
+        let reading = filter_builder(self.cli, &self.name, &self.ledger).fail_fast(false);
         let cuts = cut_at_games(reading, input, &mut out, size)?;
         self.pieces += cuts.pieces;
-        self.total.games_read += cuts.games;
+        // A game in a piece is written there, unchanged.
+        self.total.games_read += cuts.games + cuts.left_out.total();
+        self.total.games_written += cuts.games;
+        self.total.left_out.add(&cuts.left_out);
         Ok(())
     }
 
@@ -341,30 +393,26 @@ impl<'c> Session<'c> {
         let bar = progress.clone();
         let flood = &mut self.flood;
         let mut on_diag = |d: &Diagnostic| {
-            if !(quiet && d.severity == Severity::Warning) && flood.admit(d) {
+            if !(quiet && d.severity != Severity::Error) && flood.admit(d) {
                 let text = d.render_styled(&name, color);
                 bar.suspend(|| streams::to_stderr(format_args!("{text}")));
             }
         };
-        let rejects = self.rejects.as_mut().map(Output::writer);
+        let sinks = Sinks {
+            out: &mut out,
+            rejects: self.rejects.as_mut().map(Output::writer),
+            duplicates: self.duplicates.as_mut().map(Output::writer),
+            on_diagnostic: &mut on_diag,
+        };
         self.filter.set_file_name(&name);
         name.clone_into(&mut self.name.lock().expect("no thread panics holding it"));
         let report = if jobs > 1 {
             let make = || {
-                let mut f = build_filter(cli, &self.name);
+                let mut f = build_filter(cli, &self.name, &self.ledger);
                 f.set_file_name(&name);
                 f
             };
-            run_parallel(
-                &make,
-                input,
-                jobs,
-                cli.chunk_bytes,
-                &mut out,
-                rejects,
-                &mut on_diag,
-            )
-            .map_err(|e| {
+            run_parallel_into(&make, input, jobs, cli.chunk_bytes, sinks).map_err(|e| {
                 if streams::is_named(&e) {
                     e
                 } else {
@@ -374,8 +422,7 @@ impl<'c> Session<'c> {
             })
         } else {
             // The reader reads in blocks of its own: no buffer between.
-            self.filter
-                .run_with_rejects(input, &mut out, rejects, &mut on_diag)
+            self.filter.run_into(Origin::START, input, sinks)
         };
         progress.finish_and_clear();
         for line in self.flood.finish(&name) {
@@ -429,9 +476,16 @@ impl<'c> Session<'c> {
                 "variations_written": r.variations_written,
                 "variations_rejected": r.variations_rejected,
                 "ratings_dropped": r.ratings_dropped,
+                "left_out": r.left_out.total(),
+                "duplicates": r.left_out.duplicates,
+                "not_matching_tag": r.left_out.tag,
+                "outside_plies": r.left_out.plies,
+                "not_reaching": r.left_out.position,
+                "left_out_by_pass": r.left_out.other,
             });
             v["file"] = file.map_or(serde_json::Value::Null, Into::into);
             if file.is_none() {
+                v["stopped_after"] = self.stopped_after().into();
                 v["files_not_written"] = self.not_written.into();
                 v["files_unreadable"] = self.unreadable.into();
                 v["files_binary"] = self.binary.into();
@@ -440,8 +494,14 @@ impl<'c> Session<'c> {
             }
             say!("{v}");
         } else {
+            let left_out = left_out_parts(&r.left_out);
+            let left_out = if left_out.is_empty() {
+                String::new()
+            } else {
+                format!("; left out {}", left_out.join(", "))
+            };
             say!(
-                "ctlpgn-filter: {}: {}, {}; dropped {}, {}, {}; {} rejected, {}",
+                "ctlpgn-filter: {}: {}, {}; dropped {}, {}, {}; {} rejected, {}{left_out}",
                 file.unwrap_or("total"),
                 count(r.games_read, "game"),
                 count(r.half_moves, "half-move"),
@@ -454,15 +514,23 @@ impl<'c> Session<'c> {
         }
     }
 
-    /// Writes the rejects file whole and prints the summary.
+    /// Writes the rejects and duplicates files whole and prints the
+    /// summary.
     pub fn finish(mut self) -> io::Result<Outcome> {
         if let Some(r) = self.rejects.take() {
             r.commit()?;
         }
+        if let Some(d) = self.duplicates.take() {
+            d.commit()?;
+        }
         let t = self.total;
+        let stopped = self.stopped_after();
+        // What was left out, unless -q: a choice, not a problem.
+        let chose = !self.cli.quiet && (t.left_out.total() > 0 || stopped);
         if self.cli.stats && self.cli.format == OutputFormat::Ndjson {
             self.print_stats(None, &t);
         } else if self.cli.stats
+            || chose
             || rejected_any(&t)
             || self.unreadable > 0
             || self.not_written > 0
@@ -490,14 +558,22 @@ impl<'c> Session<'c> {
             } else {
                 String::new()
             };
-            // --check writes nothing: a game read is coherent or rejected.
+            // --check writes nothing: a game read is coherent, rejected
+            // or left out.
             let kept = if self.cli.check {
                 "coherent"
             } else {
                 "written"
             };
+            let mut left_out: String = left_out_parts(&t.left_out)
+                .iter()
+                .map(|p| format!(", {p}"))
+                .collect();
+            if let (true, Some(n)) = (stopped, self.cli.stop_after) {
+                left_out += &format!(", stopped after {n} {kept} (--stop-after)");
+            }
             say!(
-                "ctlpgn-filter: {} read, {} {kept}, {} rejected{variations}, {}{files}",
+                "ctlpgn-filter: {} read, {} {kept}, {} rejected{variations}{left_out}, {}{files}",
                 count(t.games_read, "game"),
                 t.games_written,
                 t.games_rejected,

@@ -537,5 +537,4 @@ mod tests {
             .starts_with("unexpected text after"));
         assert_eq!(fault(br#"[Event "x" y]"#).0, 11);
     }
-
 }

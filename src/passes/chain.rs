@@ -2,6 +2,7 @@
 //! rewrite them in place, drop them, or report a problem; what survives
 //! reaches the writer.
 
+use super::select::Select;
 use super::{
     AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
 };
@@ -20,6 +21,24 @@ pub enum Flow {
     Keep,
     /// Drop it: later passes and the writer never see it.
     Drop,
+}
+
+/// Why a game is left out: neither written nor rejected (see
+/// [`Context::leave_out`]). The [`crate::Report`] counts each reason
+/// ([`crate::LeftOutCounts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LeftOut {
+    /// The same start and moves as a game written before (`--dedup`); its
+    /// bytes go to the duplicates sink, as read.
+    Duplicate,
+    /// A tag pattern does not hold (`--tag`).
+    Tag,
+    /// The main line is too short or too long (`--plies`).
+    Plies,
+    /// The main line never reaches the position asked for (`--reaches`).
+    Position,
+    /// A pass of your own left it out.
+    Other,
 }
 
 /// Which items a pass is handed (the PDTL, the result, the game's begin and
@@ -48,9 +67,12 @@ impl Interest {
     pub const VARIATIONS: Interest = Interest(4);
     /// Tags but `Variant`, `Redefine`, `Result` (and the PDTL, which comes
     /// as [`Pass::setup`]), which every pass gets.
-    pub const TAGS: Interest = Interest(8);
+    pub const TAGS: Interest = Interest(16);
     /// Everything.
     pub const ALL: Interest = Interest(u32::MAX);
+    /// The built-in select slot's: the main line as written, read-only
+    /// ([`Chain::main_line_move`]).
+    pub(crate) const MAIN_LINE: Interest = Interest(8);
 
     /// The half-moves whose text holds any of `traits`.
     pub const fn moves_with(traits: Traits) -> Interest {
@@ -178,6 +200,8 @@ pub struct Context {
     /// The stream offset each diagnostic points at, in step with `diagnostics`.
     pub(crate) offsets: Vec<u64>,
     has_error: bool,
+    /// Why the game is left out, when a pass said so first.
+    left_out: Option<LeftOut>,
     /// `--strict`: a warning rejects the game, and says so.
     pub(crate) strict: bool,
 }
@@ -246,6 +270,43 @@ impl Context {
         self.has_error
     }
 
+    /// Leaves this game out: it is neither written nor rejected, and no
+    /// diagnostic of it is shown; the [`crate::Report`] counts it under
+    /// `reason` (the first reason given is kept). A game with an error is
+    /// rejected all the same: only a game that could be written is left out.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Context, FilterBuilder, LeftOut, Pass, Tag, Flow};
+    /// /// Keeps the games of one event.
+    /// struct OneEvent;
+    /// impl Pass for OneEvent {
+    ///     fn name(&self) -> &'static str { "one-event" }
+    ///     fn tag(&mut self, tag: &Tag<'_>, cx: &mut Context) -> Flow {
+    ///         if tag.name == "Event" && tag.value != "CG" {
+    ///             cx.leave_out(LeftOut::Other);
+    ///         }
+    ///         Flow::Keep
+    ///     }
+    /// }
+    /// let mut f = FilterBuilder::new().pass(Box::new(OneEvent)).build();
+    /// let (out, _, report) = f.filter_bytes(
+    ///     b"[Variant \"C'escacs\"]\n[Event \"CG\"]\n1. E7-E13:\n*\n\
+    ///       [Variant \"C'escacs\"]\n[Event \"Other\"]\n1. E7-E13:\n*\n",
+    /// );
+    /// assert_eq!((report.games_read, report.games_written), (2, 1));
+    /// assert_eq!(report.left_out.other, 1);
+    /// assert!(String::from_utf8(out).unwrap().contains("CG"));
+    /// ```
+    pub fn leave_out(&mut self, reason: LeftOut) {
+        self.left_out.get_or_insert(reason);
+    }
+
+    /// Why this game is left out, if a pass has said so.
+    #[inline]
+    pub fn left_out(&self) -> Option<LeftOut> {
+        self.left_out
+    }
+
     fn push(&mut self, severity: Severity, at: Pos, message: Message) {
         self.diagnostics.push(Diagnostic {
             severity,
@@ -276,6 +337,7 @@ impl Context {
         self.diagnostics.clear();
         self.offsets.clear();
         self.has_error = false;
+        self.left_out = None;
     }
 }
 
@@ -380,6 +442,9 @@ pub(crate) struct Chain {
     pub ratings: Option<Slot<DropRatings>>,
     pub ascii: Option<Slot<AsciiSeparators>>,
     pub verify: Option<Slot<Verify>>,
+    /// The passes that leave whole games out (`--tag`, `--plies`,
+    /// `--reaches`), and `--dedup`'s key.
+    pub select: Option<Slot<Select>>,
     pub extra: Vec<Slot<Box<dyn Pass>>>,
     /// What any pass wants of the game being read.
     pub wanted: Interest,
@@ -397,6 +462,7 @@ macro_rules! each_pass {
         each_pass!(@one chain.ratings, |$p, $w| $body);
         each_pass!(@one chain.ascii, |$p, $w| $body);
         each_pass!(@one chain.verify, |$p, $w| $body);
+        each_pass!(@one chain.select, |$p, $w| $body);
         for slot in chain.extra.iter_mut() {
             #[allow(unused_variables)]
             let $w = slot.wants;
@@ -425,7 +491,7 @@ impl Chain {
     /// Every pass, read-only and through `dyn`: for what is asked once.
     fn each(&self, mut f: impl FnMut(&dyn Pass)) {
         let c = self;
-        let statics: [Option<&dyn Pass>; 7] = [
+        let statics: [Option<&dyn Pass>; 8] = [
             c.redefine.as_ref().map(|s| &s.pass as &dyn Pass),
             c.fan.as_ref().map(|s| &s.pass as &dyn Pass),
             c.comments.as_ref().map(|s| &s.pass as &dyn Pass),
@@ -433,6 +499,7 @@ impl Chain {
             c.ratings.as_ref().map(|s| &s.pass as &dyn Pass),
             c.ascii.as_ref().map(|s| &s.pass as &dyn Pass),
             c.verify.as_ref().map(|s| &s.pass as &dyn Pass),
+            c.select.as_ref().map(|s| &s.pass as &dyn Pass),
         ];
         for p in statics.into_iter().flatten() {
             f(p);
@@ -485,6 +552,7 @@ impl Chain {
         ask!(c.ratings);
         ask!(c.ascii);
         ask!(c.verify);
+        ask!(c.select);
         for s in &mut c.extra {
             s.wants = s.pass.interest(cx);
             wanted = wanted | s.wants;
@@ -524,6 +592,32 @@ impl Chain {
             }
         );
         Flow::Keep
+    }
+
+    /// Does the select slot read the main line's half-moves?
+    #[inline]
+    pub fn wants_main_line(&self) -> bool {
+        self.wanted.0 & Interest::MAIN_LINE.0 != 0
+    }
+
+    /// A half-move as it will be written, once every pass has had it, at
+    /// variation `depth`: the main line's are read by the built-in select
+    /// slot alone, without the copy and compare a pass that may rewrite
+    /// the move costs.
+    #[inline]
+    pub fn main_line_move(&mut self, mv: &HalfMove, depth: u32) {
+        if self.wants_main_line() {
+            self.select_main_line_move(mv, depth);
+        }
+    }
+
+    /// Off the reader's hot path, which stays as it was without a select.
+    #[cold]
+    #[inline(never)]
+    fn select_main_line_move(&mut self, mv: &HalfMove, depth: u32) {
+        if let (Some(s), 0) = (&mut self.select, depth) {
+            s.pass.main_line_move(mv);
+        }
     }
 
     pub fn comment(&mut self, text: &mut [u8], cx: &mut Context) -> Flow {

@@ -7,17 +7,20 @@ mod comments;
 mod fan;
 mod ratings;
 mod redefine;
+mod select;
 mod variations;
 
 pub use ascii::AsciiSeparators;
-pub use chain::{Context, Flow, Interest, Pass, Tag, Variation};
+pub use chain::{Context, Flow, Interest, LeftOut, Pass, Tag, Variation};
 pub use comments::DropComments;
 pub use fan::FanToLetters;
 pub use ratings::DropRatings;
 pub use redefine::UndoRedefine;
+pub use select::{Reaches, SelectError, SelectPlies, SelectTags, TagPattern};
 pub use variations::DropVariations;
 
 pub(crate) use chain::{Chain, Slot};
+pub(crate) use select::{DedupKey, Select};
 
 /// The six built-in passes, in chain order (the names of
 /// [`crate::PASS_NAMES`]).

@@ -14,6 +14,9 @@ use std::io::{self, Write};
 pub(super) struct Sinks<'f> {
     out: &'f mut dyn Write,
     rejects: Option<&'f mut dyn Write>,
+    /// Where a game the verdict sets aside goes, as read: a duplicate, or
+    /// with `--jobs` a game the merger may find one.
+    aside: Option<&'f mut dyn Write>,
     on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
     until: Until<'f>,
     /// Where reading stopped short of the input's end, once it has.
@@ -25,12 +28,14 @@ impl<'f> Sinks<'f> {
     pub fn new(
         out: &'f mut dyn Write,
         rejects: Option<&'f mut dyn Write>,
+        aside: Option<&'f mut dyn Write>,
         on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
         until: Until<'f>,
     ) -> Sinks<'f> {
         Sinks {
             out,
             rejects,
+            aside,
             on_diagnostic,
             until,
             stop: None,
@@ -96,6 +101,12 @@ impl Game {
             ..Game::default()
         }
     }
+
+    /// Its bytes that left the buffer and the stream offset of the first,
+    /// when they are kept.
+    fn kept(&self) -> Option<(&[u8], u64)> {
+        self.keep_raw.then_some((&self.raw[..], self.start.offset))
+    }
 }
 
 impl Reading<'_> {
@@ -143,11 +154,8 @@ impl Reading<'_> {
     #[cold]
     #[inline(never)]
     fn place_new(&mut self, h: Held<'_>) {
-        let raw = self
-            .game
-            .keep_raw
-            .then_some((&self.game.raw[..], self.game.start.offset));
-        self.places.place(h, raw, &mut self.f.cx, self.game.placed);
+        self.places
+            .place(h, self.game.kept(), &mut self.f.cx, self.game.placed);
         self.game.placed = self.f.cx.diagnostics.len();
     }
 
@@ -333,10 +341,22 @@ impl Reading<'_> {
             self.f.writer.plan_variations(verify, &mut self.f.cx)
         };
         self.place(h);
+        let column = self.places.column_of(h, self.game.kept(), start.offset);
+        let verdict = self
+            .f
+            .verdict(result, (start.line, column), &self.io.report);
+        if let (true, Some(aside)) = (verdict.aside, self.io.aside.as_mut()) {
+            write_game(*aside, &self.game.raw, h, start.offset, end)?;
+        }
         let mut counts = std::mem::take(&mut self.game.counts);
         counts.games_read += 1;
         let rejected = self.f.cx.has_error();
-        if rejected {
+        if let Some(reason) = verdict.left_out {
+            counts.left_out.count(reason);
+            if let Some(note) = &verdict.note {
+                (self.io.on_diagnostic)(note);
+            }
+        } else if rejected {
             counts.games_rejected += 1;
             self.reject(h, start.offset, end, None)?;
             // The first error says why; nothing of the game is written.
@@ -370,7 +390,7 @@ impl Reading<'_> {
         self.io.report.add(&counts);
         self.game.open = false;
         self.game.raw.clear();
-        if (rejected || variations_failed > 0) && self.f.fail_fast {
+        if (rejected || variations_failed > 0) && self.f.fail_fast || verdict.stop {
             self.io.stop = Some(Stop::FailFast);
         }
         Ok(())
@@ -394,14 +414,7 @@ impl Reading<'_> {
                 "{{ctlpgn-filter: variation games rejected: {paths}}}"
             )?;
         }
-        let raw = &self.game.raw;
-        if end < h.base {
-            // The game ends in what left the buffer.
-            rejects.write_all(&raw[..(end - start) as usize])
-        } else {
-            rejects.write_all(raw)?;
-            rejects.write_all(h.slice(start.max(h.base), end))
-        }
+        write_game(*rejects, &self.game.raw, h, start, end)
     }
 
     /// The input has ended (at `self.at`): ends the game under way, or,
@@ -439,5 +452,23 @@ impl Reading<'_> {
         let end = self.at;
         self.finish_game(h, end)?;
         Ok(Ok(self.io.stop.unwrap_or(Stop::End)))
+    }
+}
+
+/// Writes the game read from stream offset `start` to `end` to `sink`,
+/// byte for byte: `raw`, what of it left the buffer, then what is held.
+fn write_game(
+    sink: &mut dyn Write,
+    raw: &[u8],
+    h: Held<'_>,
+    start: u64,
+    end: u64,
+) -> io::Result<()> {
+    if end < h.base {
+        // The game ends in what left the buffer.
+        sink.write_all(&raw[..(end - start) as usize])
+    } else {
+        sink.write_all(raw)?;
+        sink.write_all(h.slice(start.max(h.base), end))
     }
 }

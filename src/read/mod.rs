@@ -67,7 +67,8 @@ pub(crate) enum Stop {
     Boundary(u64),
     /// The input ended before a boundary, inside the game that starts here.
     Unfinished(Resume),
-    /// At the first rejected game (fail-fast).
+    /// At the first rejected game (fail-fast), or after the last game
+    /// `--stop-after` lets through.
     FailFast,
 }
 
@@ -179,7 +180,9 @@ struct Reading<'f> {
 
 impl<'f, R: Read> Reader<'f, R> {
     /// A reader from `resume`, the start of a stream (a line that is line
-    /// 1, at offset 0) or of a game within one.
+    /// 1, at offset 0) or of a game within one, writing the games set aside
+    /// by the verdict (duplicates) to `aside`, as read.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         f: &'f mut Filter,
         resume: Resume,
@@ -187,18 +190,19 @@ impl<'f, R: Read> Reader<'f, R> {
         src: R,
         out: &'f mut dyn Write,
         rejects: Option<&'f mut dyn Write>,
+        aside: Option<&'f mut dyn Write>,
         on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
     ) -> Reader<'f, R> {
         let skip_comments = f.chain.drops(Interest::COMMENTS);
         let skip_variations = f.chain.drops(Interest::VARIATIONS);
         // Split variation games report at places long read: keep the game.
-        let keep_raw = rejects.is_some() || f.writer.splits();
+        let keep_raw = rejects.is_some() || aside.is_some() || f.writer.splits();
         let index = Index::new(f.index_impl);
         Reader {
             input: Input::new(src, resume.line_start),
             index,
             st: Reading {
-                io: Sinks::new(out, rejects, on_diagnostic, until),
+                io: Sinks::new(out, rejects, aside, on_diagnostic, until),
                 at: resume.at,
                 places: Places::new(resume.line, resume.line_start),
                 scan: Scan::new(skip_comments, skip_variations),

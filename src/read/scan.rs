@@ -107,17 +107,26 @@ impl Reading<'_> {
             let at_end = h.slice(from, end).last() != Some(&b'\n');
             self.look_for_a_game_in_the_comment(h, end, at_end);
             let opened = self.game.marks.comment.offset;
-            if self.scan.read_again.is_some() && self.scan.no_close_after.is_some_and(|a| a <= opened) {
+            if self.scan.read_again.is_some()
+                && self.scan.no_close_after.is_some_and(|a| a <= opened)
+            {
                 // No `}` comes any more: the comment is never closed, and
                 // reading goes on from its first line that starts a game
                 // now, as it would once the input had ended.
-                self.check_utf8(h, from, self.scan.read_again.map_or(end, |r| r.at.max(from)));
+                self.check_utf8(
+                    h,
+                    from,
+                    self.scan.read_again.map_or(end, |r| r.at.max(from)),
+                );
                 return self.read_again_now(h).map(|_| ());
             }
         }
         // What a comment never closed holds from its first line that starts
         // a game on is read again, and checked then.
-        let checked_to = self.scan.read_again.map_or(body_end, |r| r.at.clamp(from, body_end));
+        let checked_to = self
+            .scan
+            .read_again
+            .map_or(body_end, |r| r.at.clamp(from, body_end));
         self.places.lines_in(h, from, body_end);
         self.check_utf8(h, from, checked_to);
         let body = h.slice(from, body_end);

@@ -205,7 +205,9 @@ impl Reading<'_> {
     /// goes as one span.
     #[inline]
     fn spans(&mut self, h: Held<'_>, text: &[u8], from: u64, mut i: usize) -> usize {
-        let bare = self.f.writer.takes_spans() && !self.f.chain.wants_move(Traits::default());
+        let bare = self.f.writer.takes_spans()
+            && !self.f.chain.wants_move(Traits::default())
+            && !self.f.chain.wants_main_line();
         let lines = bare && self.f.writer.takes_lines();
         if lines && from + i as u64 == self.places.line_start {
             i = self.move_lines(h, text, from, i);
@@ -1223,9 +1225,11 @@ impl Reading<'_> {
         self.write_half_move(h, &p);
     }
 
-    /// Hands a half-move read, and through the passes, to the writer.
+    /// Hands a half-move read, and through the passes, to the writer (and
+    /// a main-line one to the select slot).
     #[inline]
     fn write_half_move(&mut self, h: Held<'_>, p: &Pending) {
+        self.f.chain.main_line_move(&p.mv, self.game.depth);
         let mut t = Text::default();
         let text = p.text.map(|(from, to)| match p.mv.action.separator() {
             Some(sep) if p.respell => {

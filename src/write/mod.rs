@@ -119,7 +119,8 @@ impl Layout {
 
 impl Writer {
     /// `hook`: [`Verify::on_game_end`]'s callback, called for each
-    /// variation game replayed (`split_variations` with verify).
+    /// variation game replayed (`split_variations` with verify) of a game
+    /// written ([`Writer::variation_ends`]).
     ///
     /// [`Verify::on_game_end`]: crate::Verify::on_game_end
     pub fn new(format: Format, split_variations: bool, hook: Option<GameEndHook>) -> Writer {
@@ -243,9 +244,8 @@ impl Writer {
     }
 
     /// `--split-variations`, at the game's end: plans its variation games
-    /// (replaying each with `verify`, and handing its end to the hook),
-    /// reporting to `cx`; returns how many there are, and how many failed
-    /// to replay.
+    /// (replaying each with `verify`, its end kept for the hook), reporting
+    /// to `cx`; returns how many there are, and how many failed to replay.
     pub fn plan_variations(&mut self, verify: bool, cx: &mut Context) -> (u64, u64) {
         match &mut self.split {
             Some(s) => {
@@ -253,6 +253,15 @@ impl Writer {
                 s.counts()
             }
             None => (0, 0),
+        }
+    }
+
+    /// The game is to be written: hands the end of each variation game
+    /// replayed to the hook, in the order they are written. `game_line` is
+    /// the game's first line.
+    pub fn variation_ends(&self, game_line: u64) {
+        if let Some(s) = &self.split {
+            s.hand_ends(game_line);
         }
     }
 
@@ -295,7 +304,7 @@ fn write_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
 }
 
 /// Undoes the PGN escapes `\"` and `\\` of a tag value.
-fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+pub(crate) fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if !v.contains(&b'\\') {
         return v.into();
     }

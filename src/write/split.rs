@@ -43,6 +43,10 @@ pub(super) struct Split {
     failed: Vec<u32>,
     /// Told of each variation game's end, when replayed.
     hook: Option<GameEndHook>,
+    /// With a hook, each variation game replayed (its line, its replay,
+    /// whether it replayed whole), in the order they are written: told
+    /// once the game's verdict is known, only if the game is written.
+    ends: Vec<(u32, Replay, bool)>,
 }
 
 #[derive(Debug)]
@@ -104,6 +108,7 @@ impl Split {
         self.open.push(0);
         self.paths.clear();
         self.failed.clear();
+        self.ends.clear();
     }
 
     fn keep_text(&mut self, bytes: &[u8]) -> Range<usize> {
@@ -195,8 +200,8 @@ impl Split {
 
     /// At the game's end: which variations become games, and their paths;
     /// with `verify`, each game replayed, a failure reported (as an error
-    /// that rejects that game only) at its own half-move, and its end
-    /// handed to the hook.
+    /// that rejects that game only) at its own half-move, and its end kept
+    /// for the hook ([`Split::hand_ends`]).
     pub fn plan(&mut self, verify: bool, cx: &mut Context) {
         self.lines[0].written = true;
         // (parent, replaced half-move, variations so far) of each branch point.
@@ -306,17 +311,30 @@ impl Split {
                     cx.error_in_variation(mv.pos, Message::new(message.kind, text));
                     self.failed.push(i as u32);
                 }
-                if let Some(hook) = &self.hook {
-                    hook.call(&GameEnd {
-                        position: &replay.position,
-                        coherent,
-                        rejected: !coherent,
-                        half_moves: replay.half_moves,
-                        line: cx.game_start.line,
-                        path: self.path(i as u32),
-                    });
+                if self.hook.is_some() {
+                    self.ends.push((i as u32, replay, coherent));
                 }
             }
+        }
+    }
+
+    /// The game is written: hands the end of each variation game replayed
+    /// to the hook, in the order they are written (`game_line`: the game's
+    /// first line, which names them too).
+    pub fn hand_ends(&self, game_line: u64) {
+        let Some(hook) = &self.hook else {
+            return;
+        };
+        for (line, replay, coherent) in &self.ends {
+            hook.call(&GameEnd {
+                position: &replay.position,
+                coherent: *coherent,
+                rejected: !coherent,
+                half_moves: replay.half_moves,
+                line: game_line,
+                left_out: false,
+                path: self.path(*line),
+            });
         }
     }
 

@@ -1,0 +1,333 @@
+//! The choices that depend on the games before: `--dedup` (was a game
+//! with this key written already?) and `--stop-after` (how many games are
+//! written so far?). They are taken in input order, once a game is known
+//! to be writable (no error, not left out by a pass), by the [`Gate`] at
+//! the end of the chain.
+//!
+//! On one thread the gate decides as each game ends. With `--jobs`, a
+//! worker cannot know the games before its chunk: its gate defers
+//! ([`Deferral`]): the game is written as if let through, and the worker
+//! notes where each game's output, rejects, bytes as read and diagnostics
+//! start, its counts so far and its key; the merger, which takes the
+//! chunks in order, then asks its own gate of each game in turn
+//! (`src/parallel.rs`). Either way one [`Ledger`] holds what was let
+//! through, so the answers are the same.
+
+use crate::diag::{Diagnostic, DiagnosticKind, Severity};
+use crate::filter::Report;
+use crate::grammar::model::Outcome;
+use crate::passes::{Context, LeftOut};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What the filters built with it have let through so far: for
+/// `--dedup`, the key of each distinct game written and where its first
+/// copy is; for `--stop-after`, how many games were written. Clones share
+/// it, so that every filter of one run (one per `--jobs` worker, one per
+/// input) answers as one: give the same ledger to each
+/// ([`crate::FilterBuilder::ledger`]). A filter built without one has its
+/// own, kept from one input to the next.
+///
+/// Memory: 16 bytes of key and 12 of place per distinct game, in a hash
+/// table (about 40 bytes each, up to twice that just after it grows), and
+/// each file's name once.
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, Ledger};
+/// let ledger = Ledger::new();
+/// let game = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+/// for _ in 0..2 {
+///     let mut f = FilterBuilder::new().dedup(true).ledger(ledger.clone()).build();
+///     f.filter_bytes(game);
+/// }
+/// assert_eq!((ledger.written(), ledger.distinct()), (1, 1));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Ledger(Arc<Mutex<Book>>);
+
+#[derive(Debug, Default)]
+struct Book {
+    /// Key of each distinct game written: the file (index into `files`)
+    /// and line of its first copy.
+    first: HashMap<u128, (u32, u64)>,
+    files: Vec<Arc<str>>,
+    written: u64,
+}
+
+/// Where a game's first copy is: its file's name (empty when the input
+/// has none) and line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct FirstCopy {
+    pub file: Arc<str>,
+    pub line: u64,
+}
+
+/// What the ledger says of a game that could be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Admit {
+    /// Written; `last` when that makes `--stop-after`'s count.
+    Written { last: bool },
+    /// A game with this key was written before: left out.
+    Duplicate(FirstCopy),
+}
+
+impl Ledger {
+    /// An empty ledger.
+    pub fn new() -> Ledger {
+        Ledger::default()
+    }
+
+    /// Games written so far.
+    pub fn written(&self) -> u64 {
+        self.book().written
+    }
+
+    /// Distinct games written so far (with `--dedup`).
+    pub fn distinct(&self) -> u64 {
+        self.book().first.len() as u64
+    }
+
+    fn book(&self) -> std::sync::MutexGuard<'_, Book> {
+        // A thread that panicked holding it left it whole: a key is
+        // inserted or not.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Lets a game through, unless `key` was written before.
+    fn admit(&self, key: Option<u128>, file: &str, line: u64, stop_after: Option<u64>) -> Admit {
+        let mut book = self.book();
+        if let Some(key) = key {
+            if let Some(&(f, l)) = book.first.get(&key) {
+                let file = Arc::clone(&book.files[f as usize]);
+                return Admit::Duplicate(FirstCopy { file, line: l });
+            }
+            let f = match book.files.last() {
+                Some(last) if **last == *file => book.files.len() - 1,
+                _ => {
+                    book.files.push(file.into());
+                    book.files.len() - 1
+                }
+            };
+            book.first.insert(key, (f as u32, line));
+        }
+        book.written += 1;
+        Admit::Written {
+            last: stop_after == Some(book.written),
+        }
+    }
+}
+
+/// What the gate asks of a game, and holds between games.
+#[derive(Debug, Default)]
+pub(crate) struct Gate {
+    /// `--dedup`: `Some(true)` when the result counts too.
+    pub dedup: Option<bool>,
+    pub stop_after: Option<u64>,
+    pub ledger: Ledger,
+    /// A `--jobs` worker's: note, and let the merger decide.
+    pub defer: Option<Deferral>,
+    /// `--cut`: a game that would be written is rejected instead, so that
+    /// its bytes, as read, go to the pieces.
+    pub cut: bool,
+}
+
+/// What becomes of a game that ends: see [`crate::Filter`]'s `verdict`.
+#[derive(Debug, Default)]
+pub(crate) struct Verdict {
+    /// Left out, and why (not for a game with an error: it is rejected).
+    pub left_out: Option<LeftOut>,
+    /// The note that says so (a duplicate's first copy).
+    pub note: Option<Diagnostic>,
+    /// Its bytes as read go to the duplicates sink (a duplicate; with
+    /// `--jobs`, any game the merger may yet find one).
+    pub aside: bool,
+    /// The last game `--stop-after` lets through: reading stops after it.
+    pub stop: bool,
+}
+
+impl Gate {
+    /// Is a choice taken in input order asked for?
+    pub fn orders(&self) -> bool {
+        self.dedup.is_some() || self.stop_after.is_some()
+    }
+
+    /// Has `--stop-after` let its count through already?
+    pub fn closed(&self) -> bool {
+        self.stop_after.is_some_and(|n| self.ledger.written() >= n)
+    }
+
+    /// The verdict on a game that ends, its passes run: `key` is its
+    /// `--dedup` key, `at` the line and column of its first byte, `file`
+    /// its input's name; `before` the counts of the games before it in
+    /// this run (a worker's note, for the merger).
+    pub fn verdict(
+        &mut self,
+        cx: &mut Context,
+        key: Option<u128>,
+        at: (u64, u64),
+        file: &str,
+        before: &Report,
+    ) -> Verdict {
+        let rejected = cx.has_error();
+        let left_out = cx.left_out().filter(|_| !rejected);
+        let writable = !rejected && left_out.is_none();
+        let mut v = Verdict {
+            left_out,
+            ..Verdict::default()
+        };
+        if let Some(d) = &mut self.defer {
+            let candidate = writable && (self.dedup.is_some() || self.stop_after.is_some());
+            d.note(key, at, before, candidate);
+            v.aside = candidate && self.dedup.is_some();
+            return v;
+        }
+        if writable && self.orders() {
+            self.admit(&mut v, key, at, file);
+        }
+        if self.cut && v.left_out.is_none() && !rejected {
+            cx.error(cx.game_start, "cut here");
+        }
+        v
+    }
+
+    /// Asks the ledger about a game that could be written.
+    pub fn admit(&self, v: &mut Verdict, key: Option<u128>, at: (u64, u64), file: &str) {
+        let key = key.filter(|_| self.dedup.is_some());
+        match self.ledger.admit(key, file, at.0, self.stop_after) {
+            Admit::Written { last } => v.stop = last,
+            Admit::Duplicate(first) => {
+                v.left_out = Some(LeftOut::Duplicate);
+                v.note = Some(duplicate_note(at, &first, self.dedup == Some(true)));
+                v.aside = true;
+            }
+        }
+    }
+
+    /// `--dedup-result`: the result is part of the key.
+    pub fn result_counts(&self, result: Outcome) -> Option<Outcome> {
+        (self.dedup == Some(true)).then_some(result)
+    }
+}
+
+/// The note on a duplicate at `at`, naming its first copy.
+fn duplicate_note(at: (u64, u64), first: &FirstCopy, with_result: bool) -> Diagnostic {
+    let place = if first.file.is_empty() {
+        format!("line {}", first.line)
+    } else {
+        format!("{}:{}", first.file, first.line)
+    };
+    let same = if with_result {
+        "start, moves and result"
+    } else {
+        "start and moves"
+    };
+    Diagnostic {
+        severity: Severity::Note,
+        kind: DiagnosticKind::Duplicate,
+        line: at.0,
+        column: at.1,
+        message: format!("a duplicate of the game at {place} (the same {same}): left out"),
+        source: String::new(),
+        source_column: 1,
+    }
+}
+
+/// How long a worker's sinks are, shared with the worker's gate, which
+/// notes where each game's part starts.
+#[derive(Debug, Default)]
+pub(crate) struct Lengths {
+    pub out: AtomicU64,
+    pub rejects: AtomicU64,
+    pub aside: AtomicU64,
+    pub diagnostics: AtomicU64,
+}
+
+impl Lengths {
+    pub fn grow(counter: &AtomicU64, by: usize) {
+        counter.fetch_add(by as u64, Ordering::Relaxed);
+    }
+
+    fn get(counter: &AtomicU64) -> usize {
+        counter.load(Ordering::Relaxed) as usize
+    }
+}
+
+/// A game as a `--jobs` worker leaves it to the merger.
+#[derive(Clone, Debug)]
+pub(crate) struct Deferred {
+    /// Where its part of each sink starts.
+    pub out: usize,
+    pub rejects: usize,
+    pub aside: usize,
+    pub diagnostics: usize,
+    /// The counts of the games before it in the worker's run.
+    pub before: Report,
+    pub key: Option<u128>,
+    pub at: (u64, u64),
+    /// Written as if let through: the merger's gate decides.
+    pub candidate: bool,
+}
+
+/// A worker's notes, one per game, in order.
+#[derive(Debug, Default)]
+pub(crate) struct Deferral {
+    pub lengths: Arc<Lengths>,
+    pub games: Vec<Deferred>,
+}
+
+impl Deferral {
+    fn note(&mut self, key: Option<u128>, at: (u64, u64), before: &Report, candidate: bool) {
+        let l = &self.lengths;
+        self.games.push(Deferred {
+            out: Lengths::get(&l.out),
+            rejects: Lengths::get(&l.rejects),
+            aside: Lengths::get(&l.aside),
+            diagnostics: Lengths::get(&l.diagnostics),
+            before: *before,
+            key,
+            at,
+            candidate,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_copy_is_named_and_the_count_closes() {
+        let ledger = Ledger::new();
+        assert_eq!(
+            ledger.admit(Some(7), "a", 3, Some(2)),
+            Admit::Written { last: false }
+        );
+        assert_eq!(
+            ledger.admit(Some(7), "b", 9, Some(2)),
+            Admit::Duplicate(FirstCopy {
+                file: "a".into(),
+                line: 3
+            })
+        );
+        assert_eq!(
+            ledger.admit(Some(8), "b", 12, Some(2)),
+            Admit::Written { last: true }
+        );
+        assert_eq!((ledger.written(), ledger.distinct()), (2, 2));
+    }
+
+    #[test]
+    fn the_note_names_the_first_copy() {
+        let first = FirstCopy {
+            file: "games.ctl-pgn".into(),
+            line: 12,
+        };
+        let n = duplicate_note((40, 1), &first, false);
+        assert_eq!(
+            n.render("other.ctl-pgn"),
+            "other.ctl-pgn:40:1: note: a duplicate of the game at games.ctl-pgn:12 \
+             (the same start and moves): left out\n"
+        );
+    }
+}

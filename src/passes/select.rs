@@ -1,0 +1,641 @@
+//! The passes that leave whole games out, each deciding on the game alone
+//! (so a `--jobs` worker decides them): by tag ([`SelectTags`]), by the
+//! main line's length ([`SelectPlies`]), by a position the main line
+//! reaches ([`Reaches`]); and the key `--dedup` compares, the game's start
+//! and main-line moves ([`DedupKey`]), whose verdict is taken in input
+//! order, after the chain (`src/ledger.rs`).
+//!
+//! A game left out is neither written nor rejected: the pass says so with
+//! [`Context::leave_out`], and the reader counts it in the report.
+
+use super::chain::{Context, Flow, Interest, LeftOut, Pass, Tag};
+use crate::grammar::model::{Action, HalfMove, Outcome, Sep};
+use crate::pdtl::Pdtl;
+use crate::verify::{Position, Replay, INITIAL_PDTL};
+use globset::{GlobBuilder, GlobMatcher};
+use std::fmt;
+use std::hash::Hasher;
+use std::ops::RangeInclusive;
+
+/// What is wrong with a `--tag NAME=PATTERN`, a `--plies` range or a
+/// `--reaches` position, said so that the command line can show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectError(pub String);
+
+impl fmt::Display for SelectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SelectError {}
+
+/// A tag a game must have, with a value that matches a glob: `*` any
+/// characters, `?` one, `[abc]` / `[!abc]` / `[a-z]` one of a set,
+/// `{a,b}` either, `\*` a literal `*`. The whole value must match, case
+/// counts, and the value is compared with its PGN escapes undone (`\"` is
+/// `"`).
+///
+/// ```
+/// use ctlpgn_filter::TagPattern;
+/// let p = TagPattern::parse("Id=Cescacs-A0001-*").unwrap();
+/// assert_eq!(p.name(), "Id");
+/// assert!(p.matches("Cescacs-A0001-24"));
+/// assert!(!p.matches("Cescacs-X01-en"));
+/// assert!(TagPattern::parse("Event").is_err()); // no `=`
+/// ```
+#[derive(Clone, Debug)]
+pub struct TagPattern {
+    name: String,
+    pattern: String,
+    glob: GlobMatcher,
+}
+
+impl TagPattern {
+    /// A pattern for the tag `name`.
+    pub fn new(name: &str, pattern: &str) -> Result<TagPattern, SelectError> {
+        let name_ok = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !name_ok {
+            return Err(SelectError(format!(
+                "{name:?} is not a tag name: letters, digits and _ only (NAME=PATTERN)"
+            )));
+        }
+        let glob = GlobBuilder::new(pattern)
+            .literal_separator(false)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| SelectError(format!("{name}={pattern}: {}", e.kind())))?
+            .compile_matcher();
+        Ok(TagPattern {
+            name: name.to_string(),
+            pattern: pattern.to_string(),
+            glob,
+        })
+    }
+
+    /// `NAME=PATTERN`, split at the first `=`.
+    pub fn parse(arg: &str) -> Result<TagPattern, SelectError> {
+        let Some((name, pattern)) = arg.split_once('=') else {
+            return Err(SelectError(format!(
+                "{arg:?}: write NAME=PATTERN, as in Event=*Open* (PATTERN is a glob)"
+            )));
+        };
+        TagPattern::new(name, pattern)
+    }
+
+    /// The tag's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The glob, as given.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// Does `value` (PGN escapes as written) match?
+    pub fn matches(&self, value: &str) -> bool {
+        if value.contains('\\') {
+            let plain = crate::write::unescape_pgn(value.as_bytes());
+            self.glob.is_match(String::from_utf8_lossy(&plain).as_ref())
+        } else {
+            self.glob.is_match(value)
+        }
+    }
+}
+
+/// Leaves out a game unless, for each pattern, one of its tags of that
+/// name matches it (`--tag`, repeated: all must hold). The tags are those
+/// the passes before it keep: `Redefine` is gone; the `PDTL` is no tag here
+/// (see [`Reaches`]).
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, TagPattern};
+/// let mut f = FilterBuilder::new()
+///     .select_tag(TagPattern::parse("White=Sasal*").unwrap())
+///     .build();
+/// let (out, _, report) = f.filter_bytes(
+///     b"[Variant \"C'escacs\"]\n[White \"Sasal, Cesc\"]\n1. E7-E13:\n*\n\
+///       [Variant \"C'escacs\"]\n[White \"Ros, Xus\"]\n1. E7-E13:\n*\n",
+/// );
+/// assert_eq!((report.games_written, report.left_out.tag), (1, 1));
+/// assert!(String::from_utf8(out).unwrap().contains("Sasal"));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SelectTags {
+    patterns: Vec<TagPattern>,
+    /// Which patterns a tag of this game matched.
+    held: Vec<bool>,
+}
+
+impl SelectTags {
+    /// All of `patterns` must hold.
+    pub fn new(patterns: Vec<TagPattern>) -> SelectTags {
+        let held = vec![false; patterns.len()];
+        SelectTags { patterns, held }
+    }
+
+    pub(crate) fn into_patterns(self) -> Vec<TagPattern> {
+        self.patterns
+    }
+
+    /// Does every pattern hold for the tags read so far?
+    fn all_held(&self) -> bool {
+        self.held.iter().all(|&h| h)
+    }
+}
+
+impl Pass for SelectTags {
+    fn name(&self) -> &'static str {
+        "select-tags"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::TAGS
+    }
+
+    fn begin_game(&mut self, _cx: &mut Context) {
+        self.held.fill(false);
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
+        for (p, held) in self.patterns.iter().zip(&mut self.held) {
+            if !*held && p.name == tag.name && p.matches(tag.value) {
+                *held = true;
+            }
+        }
+        Flow::Keep
+    }
+
+    fn end_game(&mut self, cx: &mut Context) {
+        if !self.all_held() {
+            cx.leave_out(LeftOut::Tag);
+        }
+    }
+}
+
+/// Leaves out a game whose main line has fewer or more half-moves than
+/// its range allows, both ends included (`--plies MIN..MAX`).
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, SelectPlies};
+/// assert_eq!(SelectPlies::parse("20..40").unwrap().range(), 20..=40);
+/// assert_eq!(SelectPlies::parse("..40").unwrap().range(), 0..=40);
+/// assert_eq!(SelectPlies::parse("20..").unwrap().range(), 20..=u32::MAX);
+/// assert_eq!(SelectPlies::parse("3").unwrap().range(), 3..=3);
+/// let mut f = FilterBuilder::new().plies(2..=u32::MAX).build();
+/// let (_, _, report) = f.filter_bytes(b"1. E7-E13:\n1. E7-E13, E21-E15:\n");
+/// assert_eq!((report.games_written, report.left_out.plies), (1, 1));
+/// ```
+#[derive(Clone, Debug)]
+pub struct SelectPlies {
+    range: RangeInclusive<u32>,
+    count: u32,
+}
+
+impl SelectPlies {
+    /// Keeps the games whose main line's half-moves are in `range`.
+    pub fn new(range: RangeInclusive<u32>) -> SelectPlies {
+        SelectPlies { range, count: 0 }
+    }
+
+    /// `MIN..MAX`, `MIN..`, `..MAX` (both ends included), or `N` alone.
+    pub fn parse(s: &str) -> Result<SelectPlies, SelectError> {
+        let number = |t: &str, none: u32| -> Result<u32, SelectError> {
+            if t.is_empty() {
+                return Ok(none);
+            }
+            t.parse().map_err(|_| {
+                SelectError(format!(
+                    "{s:?}: write MIN..MAX (half-moves, both included), MIN.., ..MAX or N"
+                ))
+            })
+        };
+        let (min, max) = match s.split_once("..") {
+            Some((a, b)) => (number(a, 0)?, number(b, u32::MAX)?),
+            None if !s.is_empty() => {
+                let n = number(s, 0)?;
+                (n, n)
+            }
+            None => return Err(SelectError("--plies needs MIN..MAX".into())),
+        };
+        if min > max {
+            return Err(SelectError(format!(
+                "{s:?}: MIN {min} is above MAX {max}: no game would be kept"
+            )));
+        }
+        Ok(SelectPlies::new(min..=max))
+    }
+
+    /// The half-moves allowed, both ends included.
+    pub fn range(&self) -> RangeInclusive<u32> {
+        self.range.clone()
+    }
+
+    /// One more main-line half-move.
+    #[inline]
+    fn see(&mut self) {
+        self.count = self.count.saturating_add(1);
+    }
+}
+
+impl Pass for SelectPlies {
+    fn name(&self) -> &'static str {
+        "select-plies"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::MOVES
+    }
+
+    fn begin_game(&mut self, _cx: &mut Context) {
+        self.count = 0;
+    }
+
+    fn half_move(&mut self, _mv: &mut HalfMove, cx: &mut Context) -> Flow {
+        if cx.depth == 0 {
+            self.see();
+        }
+        Flow::Keep
+    }
+
+    fn end_game(&mut self, cx: &mut Context) {
+        if !self.range.contains(&self.count) {
+            cx.leave_out(LeftOut::Plies);
+        }
+    }
+}
+
+/// Leaves out a game whose main line never passes through a position
+/// (`--reaches PDTL`): the line is replayed as `--verify` replays it, from
+/// the game's PDTL or the initial setup, and after each half-move (and
+/// before the first) the board and the side to move are compared with
+/// the position's; castling, en passant and the clocks are not. A
+/// half-move that does not fit the board ends the replay there.
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, Pdtl, Reaches};
+/// // After 1. E7-E13, E21-E15: White to move (`--final-pdtl` says so).
+/// let after = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:4p3/20:3p3/15:3p4/\
+///     13:3P4/8:3P3/7:4P3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ w RKRrkr - 0 2";
+/// let target = Pdtl::parse(after).unwrap();
+/// let mut f = FilterBuilder::new().reaches(&target).build();
+/// let (_, _, report) = f.filter_bytes(b"1. E7-E13, E21-E15 2. F8-F12:\n1. E7-E13, F20-F16:\n");
+/// assert_eq!((report.games_written, report.left_out.position), (1, 1));
+/// # let _ = Reaches::new(&target);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Reaches {
+    target: Position,
+    replay: Replay,
+    /// Reached, or the replay stopped at a half-move that did not fit.
+    reached: bool,
+    lost: bool,
+}
+
+impl Reaches {
+    /// Keeps the games whose main line passes through `target`.
+    pub fn new(target: &Pdtl) -> Reaches {
+        Reaches {
+            target: Position::from_pdtl(target),
+            replay: Replay::new(None),
+            reached: false,
+            lost: false,
+        }
+    }
+
+    /// The replay is at its start: a position, to compare.
+    fn start(&mut self, replay: Replay) {
+        self.reached = replay.position.same_placement(&self.target);
+        self.lost = false;
+        self.replay = replay;
+    }
+
+    /// The next main-line half-move.
+    #[inline]
+    fn see(&mut self, mv: &HalfMove) {
+        if self.reached || self.lost {
+            return;
+        }
+        match self.replay.play(mv) {
+            Ok(()) => self.reached = self.replay.position.same_placement(&self.target),
+            Err(_) => self.lost = true,
+        }
+    }
+}
+
+impl Pass for Reaches {
+    fn name(&self) -> &'static str {
+        "reaches"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::MOVES
+    }
+
+    fn begin_game(&mut self, _cx: &mut Context) {
+        self.start(Replay::new(None));
+    }
+
+    fn setup(&mut self, pdtl: &mut Pdtl, _cx: &mut Context) {
+        self.start(Replay::new(Some(pdtl)));
+    }
+
+    fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
+        if cx.depth == 0 {
+            self.see(mv);
+        }
+        Flow::Keep
+    }
+
+    fn end_game(&mut self, cx: &mut Context) {
+        if !self.reached {
+            cx.leave_out(LeftOut::Position);
+        }
+    }
+}
+
+/// What `--dedup` compares: the game's start (its PDTL in canonical form,
+/// none for the initial setup, written or not) and its main-line moves as
+/// written, compared as moves: who moves, the piece, the hexes, the kind
+/// of separator (any dash is a move, `×` and `*` are a capture), the
+/// captured piece as written, the promotion. Check and mate marks,
+/// ratings, NAGs, `(=)`, `:`, move numbers, comments, variations and the
+/// layout are left out. Kept as a 128-bit hash per game ([`DedupKey::key`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DedupKey {
+    start: Vec<u8>,
+    /// One little-endian word per half-move ([`word`]).
+    moves: Vec<u8>,
+}
+
+impl DedupKey {
+    /// The key of the game read, with its `result` when it counts too.
+    pub fn key(&self, result: Option<Outcome>) -> u128 {
+        // Two SipHash-1-3 streams with fixed keys (std's `DefaultHasher`,
+        // the same for every instance within a build), told apart by a
+        // first byte: 128 bits, the same for the same game on any thread.
+        let mut halves = [0u64; 2];
+        for (seed, half) in halves.iter_mut().enumerate() {
+            let mut h = std::hash::DefaultHasher::new();
+            h.write_u8(seed as u8);
+            h.write_usize(self.start.len());
+            h.write(&self.start);
+            h.write(&self.moves);
+            if let Some(r) = result {
+                h.write(r.as_str().as_bytes());
+            }
+            *half = h.finish();
+        }
+        (u128::from(halves[0]) << 64) | u128::from(halves[1])
+    }
+
+    fn begin(&mut self) {
+        self.start.clear();
+        self.moves.clear();
+    }
+
+    fn setup(&mut self, pdtl: &Pdtl) {
+        self.start.clear();
+        pdtl.write_to(&mut self.start);
+        if self.start == INITIAL_PDTL.as_bytes() {
+            self.start.clear();
+        }
+    }
+
+    /// The next main-line half-move.
+    #[inline]
+    fn see(&mut self, mv: &HalfMove) {
+        self.moves.extend_from_slice(&word(mv).to_le_bytes());
+    }
+}
+
+/// What `--dedup` compares of `mv` (see [`DedupKey`]) in one word: the
+/// kind of action (2 bits), the side (1), then its letters and hexes a
+/// byte each.
+#[inline]
+fn word(mv: &HalfMove) -> u64 {
+    let letter = |g: Option<crate::grammar::model::Glyph>| u64::from(g.map_or(0, |g| g.letter));
+    let hex = |h: crate::Hex| h.index() as u64;
+    let side = (mv.side as u64) << 2;
+    match mv.action {
+        Action::Move {
+            piece,
+            from,
+            sep,
+            captured,
+            to,
+            promotion,
+        } => {
+            let sep: u64 = match sep {
+                Sep::Move(_) => 0,
+                Sep::Capture { .. } => 1,
+                Sep::At => 2,
+                Sep::AtAt => 3,
+            };
+            let promotion = match promotion {
+                None => 0,
+                Some(None) => u64::from(b'&'),
+                Some(Some(g)) => u64::from(g.letter),
+            };
+            side | letter(piece) << 3
+                | hex(from) << 11
+                | sep << 19
+                | letter(captured) << 21
+                | hex(to) << 29
+                | promotion << 37
+        }
+        Action::Castling { prefix, suffix, .. } => {
+            1 | side
+                | u64::from(prefix[0].letter) << 3
+                | u64::from(prefix[1].letter) << 11
+                | u64::from(prefix[2].letter) << 19
+                | u64::from(u32::from_le_bytes(suffix)) << 27
+        }
+        Action::ForcedPromotion { at, piece } => {
+            2 | side | hex(at) << 3 | letter(Some(piece)) << 11
+        }
+    }
+}
+
+/// The built-in slot of the chain for all of the above, called without
+/// dynamic dispatch, in the order tag, plies, position: a game left out by
+/// one is counted under the first that leaves it out, and once its tags
+/// fail, none of its moves is looked at. It reads the main line as written
+/// (the reader hands it each half-move after the chain, read-only), not
+/// as a pass that may rewrite it, which costs a copy and a compare a move.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Select {
+    pub tags: Option<SelectTags>,
+    pub plies: Option<SelectPlies>,
+    pub reaches: Option<Reaches>,
+    pub dedup: Option<DedupKey>,
+}
+
+impl Select {
+    /// Is anything asked of it?
+    pub fn is_idle(&self) -> bool {
+        self.tags.is_none()
+            && self.plies.is_none()
+            && self.reaches.is_none()
+            && self.dedup.is_none()
+    }
+}
+
+impl Select {
+    /// A main-line half-move as written (see [`super::Chain::main_line_move`]).
+    #[inline]
+    pub fn main_line_move(&mut self, mv: &HalfMove) {
+        if let Some(p) = &mut self.plies {
+            p.see();
+        }
+        if let Some(p) = &mut self.reaches {
+            p.see(mv);
+        }
+        if let Some(p) = &mut self.dedup {
+            p.see(mv);
+        }
+    }
+}
+
+impl Pass for Select {
+    fn name(&self) -> &'static str {
+        "select"
+    }
+
+    /// The main line, through [`Select::main_line_move`], when something
+    /// reads it and the tags hold.
+    fn interest(&self, _cx: &Context) -> Interest {
+        // The tags, to match them (asked as the game begins); then the main
+        // line, unless the tags already leave the game out.
+        let tags = match self.tags {
+            Some(_) => Interest::TAGS,
+            None => Interest::NONE,
+        };
+        let tags_fail = self.tags.as_ref().is_some_and(|t| !t.all_held());
+        if !tags_fail && (self.plies.is_some() || self.reaches.is_some() || self.dedup.is_some()) {
+            tags | Interest::MAIN_LINE
+        } else {
+            tags
+        }
+    }
+
+    fn begin_game(&mut self, cx: &mut Context) {
+        if let Some(p) = &mut self.tags {
+            p.begin_game(cx);
+        }
+        if let Some(p) = &mut self.plies {
+            p.begin_game(cx);
+        }
+        if let Some(p) = &mut self.reaches {
+            p.begin_game(cx);
+        }
+        if let Some(p) = &mut self.dedup {
+            p.begin();
+        }
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>, cx: &mut Context) -> Flow {
+        if let Some(p) = &mut self.tags {
+            p.tag(tag, cx);
+        }
+        Flow::Keep
+    }
+
+    fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
+        if let Some(p) = &mut self.reaches {
+            p.setup(pdtl, cx);
+        }
+        if let Some(p) = &mut self.dedup {
+            p.setup(pdtl);
+        }
+    }
+
+    fn end_game(&mut self, cx: &mut Context) {
+        if let Some(p) = &mut self.tags {
+            p.end_game(cx);
+        }
+        if let Some(p) = &mut self.plies {
+            p.end_game(cx);
+        }
+        if let Some(p) = &mut self.reaches {
+            p.end_game(cx);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FilterBuilder;
+
+    fn key_of(game: &str) -> u128 {
+        let mut f = FilterBuilder::new().dedup(true).build();
+        f.filter_bytes(game.as_bytes());
+        f.chain
+            .select
+            .as_ref()
+            .unwrap()
+            .pass
+            .dedup
+            .as_ref()
+            .unwrap()
+            .key(None)
+    }
+
+    #[test]
+    fn marks_ratings_numbers_and_layout_do_not_change_the_key() {
+        let plain = key_of("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n2. DB10-D10+:\n*\n");
+        for same in [
+            "1. E7‐E13 ?!, E21-E15 { hm }\n2. DB10-D10+∞\n",
+            "[Variant \"C'escacs\"] [Event \"x\"]\n5. E7-E13, E21-E15 6. DB10-D10# 3-0",
+            "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20-F16) 2. DB10-D10 $1 (=):\n",
+            // The initial setup written as a PDTL is no PDTL.
+            &format!("[PDTL \"{INITIAL_PDTL}\"]\n1. E7-E13, E21-E15\n2. DB10-D10:\n"),
+        ] {
+            assert_eq!(key_of(same), plain, "{same}");
+        }
+        for other in [
+            "1. E7-E13, E21-E15\n",
+            "1. E7-E13, E21-E15\n2. DB10-D11:\n",
+            "1. E7-E13, E21-E15\n2. DB10*D10:\n",
+            "[PDTL \"/1:DK/0:V/ w - - 0 1\"]\n1. E7-E13, E21-E15\n2. DB10-D10:\n",
+        ] {
+            assert_ne!(key_of(other), plain, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_result_is_in_the_key_only_when_asked() {
+        let mut k = DedupKey::default();
+        k.moves.push(1);
+        assert_ne!(k.key(Some(Outcome::WhiteWins)), k.key(Some(Outcome::Draw)));
+        assert_ne!(k.key(None), k.key(Some(Outcome::Draw)));
+    }
+
+    #[test]
+    fn tag_patterns_are_globs_over_the_whole_unescaped_value() {
+        let p = TagPattern::parse("Event=*Open*").unwrap();
+        assert!(p.matches("Barcelona Open 2023"));
+        assert!(!p.matches("Barcelona open"));
+        let q = TagPattern::parse("Annotator=say \"hi\"*").unwrap();
+        assert!(q.matches("say \\\"hi\\\" there"));
+        let r = TagPattern::parse("Id=Cescacs-A0001-{24,44}").unwrap();
+        assert!(r.matches("Cescacs-A0001-44") && !r.matches("Cescacs-A0001-43"));
+        assert!(TagPattern::parse("Id=[").is_err());
+        assert!(TagPattern::parse("=x").is_err());
+        // `=` after the first is the pattern's.
+        assert!(TagPattern::parse("Title=a=b").unwrap().matches("a=b"));
+    }
+
+    #[test]
+    fn plies_ranges_read_as_written() {
+        assert!(SelectPlies::parse("40..20").is_err());
+        assert!(SelectPlies::parse("x..2").is_err());
+        assert!(SelectPlies::parse("").is_err());
+        assert_eq!(SelectPlies::parse("..").unwrap().range(), 0..=u32::MAX);
+    }
+}
