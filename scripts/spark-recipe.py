@@ -10,8 +10,9 @@ result must be the bytes of one run of the binary over the same input.
 
 Needs Java 17 or later and PySpark (`pip install pyspark`). Usage:
 
-    scripts/spark-recipe.py                      # a generated 4 MB input, and
-                                                 # corpus files with rejected games
+    scripts/spark-recipe.py                      # a generated 4 MB input, corpus
+                                                 # files with rejected games, and
+                                                 # the real games joined by `cat`
     scripts/spark-recipe.py --mb 200 --size 64M  # larger
     scripts/spark-recipe.py FILE...              # your files, cut together
 
@@ -21,6 +22,7 @@ do what it is for (pass statuses 0 and 1, fail the job on 2 and 3).
 """
 
 import argparse
+import glob
 import os
 import shlex
 import subprocess
@@ -31,7 +33,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Added to the generated input: comments that quote games, a comment never
-# closed, rejected games (so that jobs exit 1), real games.
+# closed, rejected games (so that jobs exit 1), real games (and, after
+# them, the seven real games joined by `cat`).
 EXTRA = [
     "corpus/comments-quoting-games.ctl-pgn",
     "corpus/errors/unclosed-comment-quoting-games.ctl-pgn",
@@ -86,7 +89,13 @@ def main():
         with open(corpus, "wb") as out:
             sh(os.path.join(release, "examples", "gen_corpus"), "--mb", str(args.mb),
                "--seed", "1", stdout=out)
-        files = [corpus] + [os.path.join(ROOT, f) for f in EXTRA]
+        # The author's seven games joined by `cat`: two of them end
+        # without a newline, so a game starts on the line another ends.
+        joined = os.path.join(work, "joined.ctl-pgn")
+        with open(joined, "wb") as out:
+            for f in sorted(glob.glob(os.path.join(ROOT, "corpus", "real-*.ctl-pgn"))):
+                out.write(open(f, "rb").read())
+        files = [corpus] + [os.path.join(ROOT, f) for f in EXTRA] + [joined]
 
     # One run: what the job must give.
     with open(os.path.join(work, "one"), "wb") as out:

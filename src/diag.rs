@@ -498,48 +498,53 @@ pub(crate) fn excerpt_at(bytes: &[u8], i: usize, column: u64) -> (String, u64) {
     while to > i && bytes[to - 1] == b'\r' {
         to -= 1;
     }
-    let (mut text, mut first) = excerpt(&bytes[from..to], i - from, column);
-    if from > 0 && from == lo && bytes[from - 1] != b'\n' && !text.starts_with('…') {
-        // The window starts inside the line.
-        text.insert(0, '…');
-        first = first.saturating_sub(1);
-    }
-    (text, first)
+    // Does the window start inside the line?
+    let cut = from > 0 && from == lo && bytes[from - 1] != b'\n';
+    excerpt(&bytes[from..to], i - from, column, cut)
 }
 
 /// The part of `line` shown under a fault at byte `off`, whose column is
 /// `column`: up to half a window of characters each side, `…` where cut.
 /// Returns the text and the column of its first character.
-pub(crate) fn excerpt(line: &[u8], off: usize, column: u64) -> (String, u64) {
+/// `cut`: the line goes on before `line`'s first byte.
+fn excerpt(line: &[u8], off: usize, column: u64, cut: bool) -> (String, u64) {
     let off = off.min(line.len());
     let half = WINDOW / 2;
     let is_start = |b: &u8| (b & 0xC0) != 0x80;
-    let mut start = off;
-    let mut before = 0u64;
-    while start > 0 && before < half as u64 {
-        start -= 1;
-        if is_start(&line[start]) {
-            before += 1;
+    // ASCII, the usual case, is counted in bytes.
+    let mut start = off.saturating_sub(half);
+    let mut before = (off - start) as u64;
+    if !line[start..off].is_ascii() {
+        (start, before) = (off, 0);
+        while start > 0 && before < half as u64 {
+            start -= 1;
+            if is_start(&line[start]) {
+                before += 1;
+            }
         }
     }
     // What is not shown before the fault may be shown after it.
     let room = WINDOW - before as usize;
-    let mut end = off;
-    let mut after = 0;
-    while end < line.len() && after < room {
-        end += 1;
-        while end < line.len() && !is_start(&line[end]) {
+    let mut end = (off + room).min(line.len());
+    if !line[off..end].is_ascii() {
+        end = off;
+        let mut after = 0;
+        while end < line.len() && after < room {
             end += 1;
+            while end < line.len() && !is_start(&line[end]) {
+                end += 1;
+            }
+            after += 1;
         }
-        after += 1;
     }
-    let mut text = String::new();
+    let shown = line[start..end].to_str_lossy();
+    let mut text = String::with_capacity(shown.len() + 2 * '…'.len_utf8());
     let mut first = column.saturating_sub(before);
-    if start > 0 {
+    if start > 0 || cut {
         text.push('…');
         first = first.saturating_sub(1);
     }
-    text += &line[start..end].to_str_lossy();
+    text += &shown;
     if end < line.len() {
         text.push('…');
     }
@@ -552,13 +557,16 @@ mod excerpt_tests {
 
     #[test]
     fn a_short_line_is_shown_whole() {
-        assert_eq!(excerpt(b"1. E7-E13", 3, 4), ("1. E7-E13".to_string(), 1));
+        assert_eq!(
+            excerpt(b"1. E7-E13", 3, 4, false),
+            ("1. E7-E13".to_string(), 1)
+        );
     }
 
     #[test]
     fn a_long_line_is_cut_around_the_fault_and_the_caret_stays_on_it() {
         let line = format!("{}X{}", "a".repeat(500), "b".repeat(500));
-        let (text, first) = excerpt(line.as_bytes(), 500, 501);
+        let (text, first) = excerpt(line.as_bytes(), 500, 501, false);
         let d = Diagnostic {
             severity: Severity::Error,
             kind: DiagnosticKind::Other,

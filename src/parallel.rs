@@ -130,9 +130,11 @@ impl<R: Read> Chunker<R> {
                 self.fill()?;
             }
         }
-        let mut bytes = Vec::with_capacity(lookahead);
-        bytes.extend_from_slice(&self.buf[..lookahead]);
-        self.buf.copy_within(len..self.filled, 0);
+        // The chunk takes the buffer, not a copy: a chunk as long as a game
+        // that no candidate line cuts is held once.
+        let rest = self.buf[len..self.filled].to_vec();
+        let mut bytes = std::mem::replace(&mut self.buf, rest);
+        bytes.truncate(lookahead);
         self.filled -= len;
         let origin = self.origin;
         self.origin.byte += len as u64;

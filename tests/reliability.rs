@@ -2,88 +2,13 @@
 //! written or rejected, rejects are kept verbatim, and neither size nor
 //! nesting makes the filter crash or grow its memory beyond one line.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+#[path = "support/child.rs"]
+mod child;
+
+use child::{run, MB};
+use std::io::Write;
 
 const GOOD: &str = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n*\n\n";
-
-/// What a run of the binary left behind.
-struct Run {
-    code: Option<i32>,
-    stdout_len: usize,
-    stdout_tail: Vec<u8>,
-    stderr: String,
-    /// Peak resident memory of the child, in bytes.
-    max_rss: u64,
-    /// Held while the run's results are: see [`run`].
-    _alone: std::sync::MutexGuard<'static, ()>,
-}
-
-/// Held by each run until its test ends, so that no child starts while
-/// another test holds a large result (see [`run`]).
-static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Runs the binary on what `feed` writes to its stdin and measures its peak
-/// memory with `wait4`, which reports on exactly that child. Inputs are
-/// generated while they are written: a child's peak RSS on Linux starts
-/// from its parent's at fork, so the test process must stay small: runs
-/// take turns, each holding [`ALONE`] until its test is done with it.
-#[allow(clippy::zombie_processes)] // reaped by `wait4`, which std does not offer
-fn run(
-    args: &[&str],
-    feed: impl FnOnce(&mut dyn Write) -> std::io::Result<()> + Send + 'static,
-) -> Run {
-    let alone = ALONE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ctlpgn-filter"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
-        // The child may stop reading early; that is its business.
-        let _ = feed(&mut stdin);
-    });
-    let mut stderr = child.stderr.take().unwrap();
-    let errors = std::thread::spawn(move || {
-        let mut s = String::new();
-        stderr.read_to_string(&mut s).unwrap();
-        s
-    });
-    let mut stdout = child.stdout.take().unwrap();
-    let mut buf = vec![0u8; 1 << 16];
-    let (mut len, mut tail) = (0, Vec::new());
-    loop {
-        let n = stdout.read(&mut buf).unwrap();
-        if n == 0 {
-            break;
-        }
-        len += n;
-        tail.extend_from_slice(&buf[..n]);
-        let excess = tail.len().saturating_sub(4096);
-        tail.drain(..excess);
-    }
-    feeder.join().unwrap();
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: the pid is our own child, not yet reaped; both pointers are valid.
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t);
-    Run {
-        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
-        stdout_len: len,
-        stdout_tail: tail,
-        stderr: errors.join().unwrap(),
-        max_rss: usage.ru_maxrss as u64 * 1024,
-        _alone: alone,
-    }
-}
-
-const MB: u64 = 1 << 20;
 
 /// Writes `piece` `n` times.
 fn repeat(piece: &'static str, n: usize) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> {

@@ -7,11 +7,14 @@
 //! - `scan.rs`: the modes that cross lines, read from the index: a
 //!   comment's text up to `}`, a dropped variation up to its `)`, and the
 //!   search of a comment never closed for a game to read again.
-//! - `tokens.rs`: stage 2 for everything else: moves already canonical
-//!   and move numbers in sequence read straight from the bytes (the span
-//!   path), every other token through the `logos` tokenizer.
-//! - `game.rs`: the game assembler: the game-start rule, tags, and each
-//!   game's end, written or rejected.
+//! - `tokens.rs`: stage 2 for everything else, through the `logos`
+//!   tokenizer but where `spans.rs` reads a main line already canonical
+//!   (moves and move numbers in sequence) straight from the bytes; tokens
+//!   handed on by kind to `tags.rs`, `moves.rs` (with `movetext.rs`, the
+//!   numbering's state machine), or, for variations and comments, kept
+//!   in `tokens.rs`.
+//! - `game.rs`: the game assembler: the game-start rule, and each game's
+//!   end, written or rejected.
 //! - `places.rs`: positions, worked out when a diagnostic is made.
 //!
 //! Every input byte belongs to exactly one game or to the blank space
@@ -22,9 +25,12 @@
 mod game;
 mod index;
 mod input;
+mod moves;
 mod movetext;
 mod places;
 mod scan;
+mod spans;
+mod tags;
 mod tokens;
 
 use crate::diag::Diagnostic;

@@ -28,6 +28,12 @@ pub(super) struct CtlPgn {
     open_line: Option<u32>,
     /// Text of the variation being kept, from its outermost `(`.
     variation: Vec<u8>,
+    /// The dots that show the depth of its items: (where in `variation`,
+    /// how many). They are written out only with the game: a variation
+    /// nested `n` deep has `n²` of them.
+    variation_dots: Vec<(usize, u32)>,
+    /// The same, moved into `body`.
+    dots: Vec<(usize, u32)>,
     /// Inside a kept variation: the number of the White half-move that
     /// was the last item, if it was one.
     open_pair: Option<u32>,
@@ -43,6 +49,8 @@ impl CtlPgn {
         self.body.clear();
         self.tail.clear();
         self.variation.clear();
+        self.variation_dots.clear();
+        self.dots.clear();
         self.open_line = None;
         self.moved = false;
         self.open_pair = None;
@@ -183,7 +191,7 @@ impl CtlPgn {
         if v.last() != Some(&b'\n') {
             v.push(b' ');
         }
-        v.extend(std::iter::repeat_n(b'.', depth as usize));
+        self.variation_dots.push((v.len(), depth));
     }
 
     pub fn variation(&mut self, edge: Variation, depth: u32) {
@@ -206,6 +214,9 @@ impl CtlPgn {
             Variation::Close => {
                 self.variation.push(b')');
                 if depth == 1 {
+                    let base = self.body.len();
+                    let dots = self.variation_dots.drain(..);
+                    self.dots.extend(dots.map(|(at, n)| (base + at, n)));
                     self.body.append(&mut self.variation);
                     self.body.push(b'\n');
                 }
@@ -223,7 +234,7 @@ impl CtlPgn {
             if v.last() != Some(&b'\n') {
                 v.push(b'\n');
             }
-            v.extend(std::iter::repeat_n(b'.', depth as usize));
+            self.variation_dots.push((v.len(), depth));
             push_comment(v, text);
             self.just_opened = false;
             self.open_pair = None;
@@ -242,14 +253,20 @@ impl CtlPgn {
 
     pub fn finish(&mut self, result: Outcome, out: &mut dyn Write) -> io::Result<()> {
         self.close_line();
-        // Two writes a game: the buffers are the game's, and begin() clears them.
+        // Few writes a game: the buffers are the game's, and begin() clears them.
         self.head.push(b'\n');
         out.write_all(&self.head)?;
         self.body.extend_from_slice(result.as_str().as_bytes());
         self.body.push(b'\n');
         self.body.extend_from_slice(&self.tail);
         self.body.push(b'\n');
-        out.write_all(&self.body)
+        let mut from = 0;
+        for &(at, n) in &self.dots {
+            out.write_all(&self.body[from..at])?;
+            write_dots(n, out)?;
+            from = at;
+        }
+        out.write_all(&self.body[from..])
     }
 }
 
@@ -262,6 +279,17 @@ fn lay_half_move(t: &mut Text, mv: &HalfMove, text: Option<&[u8]>) {
         None => mv.lay_move(t),
     }
     mv.lay_annotations(t);
+}
+
+fn write_dots(n: u32, out: &mut dyn Write) -> io::Result<()> {
+    const DOTS: [u8; 64] = [b'.'; 64];
+    let mut n = n as usize;
+    while n > 0 {
+        let k = n.min(DOTS.len());
+        out.write_all(&DOTS[..k])?;
+        n -= k;
+    }
+    Ok(())
 }
 
 fn push_comment(out: &mut Vec<u8>, text: &[u8]) {

@@ -20,10 +20,115 @@ pub(super) struct Ndjson {
     result_tag: Option<Range<usize>>,
     /// The canonical PDTL, if any.
     start: Vec<u8>,
+    /// The bytes of the main line and of its variations.
+    rope: Rope,
     /// The main line (0), and the variations open inside it.
     frames: Vec<Frame>,
     /// Comments after the result: JSON strings, comma-separated.
     final_comments: Vec<u8>,
+}
+
+/// A game's moves as JSON, kept in the order they are made but written in
+/// another: a variation is made before the `}` of the move it follows. The
+/// bytes go once into one arena; a [`List`] strings pieces of it together,
+/// and lists join without a copy, so a variation nested `n` deep is not
+/// copied `n` times (that made memory grow with the square of the depth).
+#[derive(Debug, Default)]
+struct Rope {
+    arena: Vec<u8>,
+    pieces: Vec<Piece>,
+}
+
+/// `arena[start..end]`, then the piece `next` of the same list.
+#[derive(Debug)]
+struct Piece {
+    start: usize,
+    end: usize,
+    next: usize,
+}
+
+const NONE: usize = usize::MAX;
+
+/// Pieces of a [`Rope`], first to last; empty when `first` is `NONE`.
+#[derive(Debug, Clone, Copy)]
+struct List {
+    first: usize,
+    last: usize,
+}
+
+impl Default for List {
+    fn default() -> Self {
+        List {
+            first: NONE,
+            last: NONE,
+        }
+    }
+}
+
+impl List {
+    fn is_empty(&self) -> bool {
+        self.first == NONE
+    }
+}
+
+impl Rope {
+    fn clear(&mut self) {
+        self.arena.clear();
+        self.pieces.clear();
+    }
+
+    /// What `write` appends to the arena becomes the end of `list`: its
+    /// last piece grows when nothing else was written since.
+    #[inline]
+    fn with(&mut self, list: &mut List, write: impl FnOnce(&mut Vec<u8>)) {
+        let start = self.arena.len();
+        write(&mut self.arena);
+        let end = self.arena.len();
+        if !list.is_empty() && self.pieces[list.last].end == start {
+            self.pieces[list.last].end = end;
+            return;
+        }
+        let at = self.pieces.len();
+        self.pieces.push(Piece {
+            start,
+            end,
+            next: NONE,
+        });
+        self.link(
+            list,
+            List {
+                first: at,
+                last: at,
+            },
+        );
+    }
+
+    fn push(&mut self, list: &mut List, bytes: &[u8]) {
+        self.with(list, |b| b.extend_from_slice(bytes));
+    }
+
+    /// Appends `tail` to `list`.
+    fn link(&mut self, list: &mut List, tail: List) {
+        if tail.is_empty() {
+            return;
+        }
+        if list.is_empty() {
+            list.first = tail.first;
+        } else {
+            self.pieces[list.last].next = tail.first;
+        }
+        list.last = tail.last;
+    }
+
+    fn write(&self, list: List, out: &mut dyn Write) -> io::Result<()> {
+        let mut at = list.first;
+        while at != NONE {
+            let p = &self.pieces[at];
+            out.write_all(&self.arena[p.start..p.end])?;
+            at = p.next;
+        }
+        Ok(())
+    }
 }
 
 /// A line of moves: the main line or a variation.
@@ -31,10 +136,10 @@ pub(super) struct Ndjson {
 struct Frame {
     /// The variation's label `$[n]`.
     label: Option<u32>,
-    /// Move objects done, comma-separated.
-    moves: Vec<u8>,
-    /// The last move's object, not yet closed: what follows attaches to it.
-    last: Vec<u8>,
+    /// Move objects, comma-separated; the last one open while `open`.
+    moves: List,
+    /// The last move's object is not closed: what follows attaches to it.
+    open: bool,
     /// Attached to the last move.
     after_last: Attached,
     /// Attached to the line itself: what came before its first move.
@@ -45,27 +150,23 @@ struct Frame {
 #[derive(Debug, Default)]
 struct Attached {
     /// JSON strings, comma-separated.
-    comments: Vec<u8>,
+    comments: List,
     /// Variation objects, comma-separated.
-    variations: Vec<u8>,
+    variations: List,
 }
 
 impl Attached {
-    fn clear(&mut self) {
-        self.comments.clear();
-        self.variations.clear();
-    }
-
-    /// Appends the non-empty lists as `,"comments":[…]`, `,"variations":[…]`.
-    fn write_fields(&mut self, out: &mut Vec<u8>) {
+    /// Appends the non-empty lists to `out` as `,"comments":[…]`,
+    /// `,"variations":[…]`.
+    fn write_fields(&mut self, rope: &mut Rope, out: &mut List) {
         for (key, list) in [
             (&b",\"comments\":["[..], &mut self.comments),
             (b",\"variations\":[", &mut self.variations),
         ] {
             if !list.is_empty() {
-                out.extend_from_slice(key);
-                out.append(list);
-                out.push(b']');
+                rope.push(out, key);
+                rope.link(out, std::mem::take(list));
+                rope.push(out, b"]");
             }
         }
     }
@@ -73,32 +174,26 @@ impl Attached {
 
 impl Frame {
     fn reset(&mut self, label: Option<u32>) {
-        self.label = label;
-        self.moves.clear();
-        self.last.clear();
-        self.after_last.clear();
-        self.before_first.clear();
+        *self = Frame {
+            label,
+            ..Frame::default()
+        };
     }
 
     /// Closes the last move's object, its attachments written in.
-    fn close_last(&mut self) {
-        if self.last.is_empty() {
-            return;
+    fn close_last(&mut self, rope: &mut Rope) {
+        if std::mem::take(&mut self.open) {
+            self.after_last.write_fields(rope, &mut self.moves);
+            rope.push(&mut self.moves, b"}");
         }
-        if !self.moves.is_empty() {
-            self.moves.push(b',');
-        }
-        self.moves.append(&mut self.last);
-        self.after_last.write_fields(&mut self.moves);
-        self.moves.push(b'}');
     }
 
     /// Where a comment or variation written now attaches.
     fn attached(&mut self) -> &mut Attached {
-        if self.last.is_empty() {
-            &mut self.before_first
-        } else {
+        if self.open {
             &mut self.after_last
+        } else {
+            &mut self.before_first
         }
     }
 }
@@ -116,11 +211,15 @@ fn push_numbers(out: &mut Vec<u8>, key: &[u8], numbers: impl Iterator<Item = u64
     out.push(b']');
 }
 
-fn push_listed(list: &mut Vec<u8>) -> &mut Vec<u8> {
-    if !list.is_empty() {
-        list.push(b',');
-    }
-    list
+/// Lets `write` add an item to the comma-separated `list`.
+fn push_listed(rope: &mut Rope, list: &mut List, write: impl FnOnce(&mut Vec<u8>)) {
+    let comma = !list.is_empty();
+    rope.with(list, |b| {
+        if comma {
+            b.push(b',');
+        }
+        write(b);
+    });
 }
 
 impl Ndjson {
@@ -128,6 +227,7 @@ impl Ndjson {
         self.tags.clear();
         self.result_tag = None;
         self.start.clear();
+        self.rope.clear();
         if self.frames.is_empty() {
             self.frames.push(Frame::default());
         }
@@ -160,54 +260,60 @@ impl Ndjson {
         pdtl.write_to(&mut self.start);
     }
 
-    /// Opens the object of a half-move at `depth`, up to its move text.
-    fn open_move(&mut self, number: u32, side: Side, depth: u32) -> &mut Vec<u8> {
+    /// Opens the object of a half-move at `depth`; `rest` writes what
+    /// follows `"number"` and `"side"`.
+    #[inline]
+    fn open_move(&mut self, number: u32, side: Side, depth: u32, rest: impl FnOnce(&mut Vec<u8>)) {
         let f = &mut self.frames[depth as usize];
-        f.close_last();
-        let b = &mut f.last;
-        b.extend_from_slice(b"{\"number\":");
-        push_decimal(b, u64::from(number));
-        b.extend_from_slice(match side {
-            Side::White => b",\"side\":\"white\",\"move\":\"",
-            Side::Black => b",\"side\":\"black\",\"move\":\"",
+        f.close_last(&mut self.rope);
+        f.open = true;
+        push_listed(&mut self.rope, &mut f.moves, |b| {
+            b.extend_from_slice(b"{\"number\":");
+            push_decimal(b, u64::from(number));
+            b.extend_from_slice(match side {
+                Side::White => b",\"side\":\"white\",\"move\":\"",
+                Side::Black => b",\"side\":\"black\",\"move\":\"",
+            });
+            rest(b);
         });
-        b
     }
 
     /// A main-line half-move already canonical, as `text`.
     pub fn move_span(&mut self, number: u32, side: Side, unknown: bool, text: &[u8], end: bool) {
-        let b = self.open_move(number, side, 0);
-        b.extend_from_slice(text);
-        b.push(b'"');
-        if unknown {
-            b.extend_from_slice(b",\"unknown_number\":true");
-        }
-        if end {
-            b.extend_from_slice(b",\"end\":true");
-        }
+        self.open_move(number, side, 0, |b| {
+            b.extend_from_slice(text);
+            b.push(b'"');
+            if unknown {
+                b.extend_from_slice(b",\"unknown_number\":true");
+            }
+            if end {
+                b.extend_from_slice(b",\"end\":true");
+            }
+        });
     }
 
     pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
-        let b = self.open_move(mv.number, mv.side, depth);
-        // Move text is ASCII letters, digits and signs, or ∞: nothing to escape.
-        write_move(mv, text, b);
-        b.push(b'"');
-        if mv.unknown_number {
-            b.extend_from_slice(b",\"unknown_number\":true");
-        }
-        if let Some(r) = mv.rating {
-            b.extend_from_slice(b",\"rating\":");
-            json_string(b, r.as_str().as_bytes());
-        }
-        if !mv.nags().is_empty() {
-            push_numbers(b, b",\"nags\":", mv.nags().iter().map(|&n| u64::from(n)));
-        }
-        if mv.draw_offer {
-            b.extend_from_slice(b",\"draw_offer\":true");
-        }
-        if mv.end {
-            b.extend_from_slice(b",\"end\":true");
-        }
+        self.open_move(mv.number, mv.side, depth, |b| {
+            // Move text is ASCII letters, digits and signs, or ∞: nothing to escape.
+            write_move(mv, text, b);
+            b.push(b'"');
+            if mv.unknown_number {
+                b.extend_from_slice(b",\"unknown_number\":true");
+            }
+            if let Some(r) = mv.rating {
+                b.extend_from_slice(b",\"rating\":");
+                json_string(b, r.as_str().as_bytes());
+            }
+            if !mv.nags().is_empty() {
+                push_numbers(b, b",\"nags\":", mv.nags().iter().map(|&n| u64::from(n)));
+            }
+            if mv.draw_offer {
+                b.extend_from_slice(b",\"draw_offer\":true");
+            }
+            if mv.end {
+                b.extend_from_slice(b",\"end\":true");
+            }
+        });
     }
 
     pub fn variation(&mut self, edge: Variation, depth: u32) {
@@ -222,30 +328,36 @@ impl Ndjson {
             Variation::Close => {
                 let (outer, inner) = self.frames.split_at_mut(d);
                 let v = &mut inner[0];
-                v.close_last();
-                let out = push_listed(&mut outer[d - 1].attached().variations);
-                out.push(b'{');
-                if let Some(l) = v.label {
-                    out.extend_from_slice(b"\"label\":");
-                    push_decimal(out, u64::from(l));
-                    out.push(b',');
-                }
-                out.extend_from_slice(b"\"moves\":[");
-                out.append(&mut v.moves);
-                out.push(b']');
-                v.before_first.write_fields(out);
-                out.push(b'}');
+                let rope = &mut self.rope;
+                v.close_last(rope);
+                let out = &mut outer[d - 1].attached().variations;
+                push_listed(rope, out, |b| {
+                    b.push(b'{');
+                    if let Some(l) = v.label {
+                        b.extend_from_slice(b"\"label\":");
+                        push_decimal(b, u64::from(l));
+                        b.push(b',');
+                    }
+                    b.extend_from_slice(b"\"moves\":[");
+                });
+                rope.link(out, std::mem::take(&mut v.moves));
+                rope.push(out, b"]");
+                v.before_first.write_fields(rope, out);
+                rope.push(out, b"}");
             }
         }
     }
 
     pub fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
-        let list = if after_result && depth == 0 {
-            &mut self.final_comments
-        } else {
-            &mut self.frames[depth as usize].attached().comments
-        };
-        json_string(push_listed(list), text);
+        if after_result && depth == 0 {
+            if !self.final_comments.is_empty() {
+                self.final_comments.push(b',');
+            }
+            json_string(&mut self.final_comments, text);
+            return;
+        }
+        let list = &mut self.frames[depth as usize].attached().comments;
+        push_listed(&mut self.rope, list, |b| json_string(b, text));
     }
 
     pub fn finish(
@@ -272,12 +384,15 @@ impl Ndjson {
         } else {
             json_string(&mut head, &self.start);
         }
-        let game = &mut self.frames[0];
-        game.close_last();
-        game.before_first.write_fields(&mut head);
-        head.extend_from_slice(b",\"moves\":[");
         out.write_all(&head)?;
-        out.write_all(&game.moves)?;
+        let rope = &mut self.rope;
+        let game = &mut self.frames[0];
+        game.close_last(rope);
+        let mut moves = List::default();
+        game.before_first.write_fields(rope, &mut moves);
+        rope.push(&mut moves, b",\"moves\":[");
+        rope.link(&mut moves, game.moves);
+        rope.write(moves, out)?;
         let mut end = Vec::with_capacity(32);
         end.extend_from_slice(b"],\"result\":\"");
         end.extend_from_slice(result.as_str().as_bytes());

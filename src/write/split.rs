@@ -12,10 +12,11 @@
 
 use super::Layout;
 use crate::diag::{Message, Pos};
-use crate::grammar::model::{Check, HalfMove, Outcome};
+use crate::grammar::model::{Check, HalfMove, Outcome, Side};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::verify::{incoherent, GameEnd, GameEndHook, Replay};
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -23,7 +24,14 @@ use std::ops::Range;
 /// The tag that names a variation game's path when the game has no `Id`.
 pub const VARIATION_PATH_TAG: &str = "VariationPath";
 
+/// No record: the end of a chain.
+const NONE: u32 = u32::MAX;
+
 /// What a game holds for its variation games, recorded as it is written.
+/// Each line's half-moves and comments are chains, last to first, so a
+/// variation game is put together from its own line and the lines it
+/// branches from, never by a walk over the whole game (that made many
+/// sibling variations, or deep ones, quadratic).
 #[derive(Debug, Default)]
 pub(super) struct Split {
     /// Tags and the PDTL, in order: the start of every variation game.
@@ -31,16 +39,17 @@ pub(super) struct Split {
     pdtl: Option<Pdtl>,
     /// Tag names and values, comment texts.
     text: Vec<u8>,
-    /// The half-moves of every line, and the comments inside variations.
-    events: Vec<Event>,
+    /// The half-moves of every line.
+    moves: Vec<Played>,
+    /// The comments inside variations.
+    comments: Vec<Said>,
     /// The main line (0), then each variation as it opens.
     lines: Vec<Line>,
     /// The lines open while recording, innermost last.
     open: Vec<u32>,
-    /// Every path, one after the other (`Line::path`).
-    paths: Vec<u32>,
-    /// The variation games whose moves did not replay.
-    failed: Vec<u32>,
+    /// The last half-move of each (line, number, side) so far: the one a
+    /// variation of that line starting with that half-move replaces.
+    last_like: HashMap<(u32, u32, Side), u32>,
     /// Told of each variation game's end, when replayed.
     hook: Option<GameEndHook>,
     /// With a hook, each variation game replayed (its line, its replay,
@@ -58,35 +67,61 @@ enum Head {
     Setup,
 }
 
+/// The `index`-th half-move of its line; `prev`, the line's one before.
 #[derive(Debug)]
-enum Event {
-    /// The `index`-th half-move of line `line`.
-    Move {
-        mv: HalfMove,
-        line: u32,
-        index: u32,
-    },
-    Comment {
-        text: Range<usize>,
-        line: u32,
-    },
+struct Played {
+    mv: HalfMove,
+    index: u32,
+    prev: u32,
 }
 
-#[derive(Debug, Default)]
+/// A comment after `after` half-moves of its line; `prev`, the line's
+/// comment before.
+#[derive(Debug)]
+struct Said {
+    text: Range<usize>,
+    after: u32,
+    prev: u32,
+}
+
+#[derive(Debug)]
 struct Line {
     parent: u32,
     label: Option<u32>,
-    /// Which of the parent's half-moves this line replaces (known from its
-    /// first half-move: the one with the same number and side).
-    at: Option<u32>,
+    /// The parent's half-move this line replaces (known from its first
+    /// half-move: the parent's last one with the same number and side).
+    at: u32,
     /// Its half-moves so far.
     moves: u32,
-    /// The event of its first half-move.
+    /// Its first and last half-moves, and last comment.
     first: u32,
+    last_move: u32,
+    last_comment: u32,
     /// Written as a game: it replaces a half-move of a line written too.
     written: bool,
-    /// Its range in `Split::paths`.
-    path: Range<usize>,
+    /// Written, but its moves did not replay.
+    failed: bool,
+    /// Its path: the parent's, then `zeros` zeros, then `k`.
+    zeros: u32,
+    k: u32,
+}
+
+impl Default for Line {
+    fn default() -> Self {
+        Line {
+            parent: 0,
+            label: None,
+            at: NONE,
+            moves: 0,
+            first: NONE,
+            last_move: NONE,
+            last_comment: NONE,
+            written: false,
+            failed: false,
+            zeros: 0,
+            k: 0,
+        }
+    }
 }
 
 impl Split {
@@ -101,13 +136,13 @@ impl Split {
         self.head.clear();
         self.pdtl = None;
         self.text.clear();
-        self.events.clear();
+        self.moves.clear();
+        self.comments.clear();
         self.lines.clear();
         self.lines.push(Line::default());
         self.open.clear();
         self.open.push(0);
-        self.paths.clear();
-        self.failed.clear();
+        self.last_like.clear();
         self.ends.clear();
     }
 
@@ -138,31 +173,24 @@ impl Split {
 
     pub fn half_move(&mut self, mv: &HalfMove) {
         let line = self.current();
+        let at = self.moves.len() as u32;
         let l = &self.lines[line as usize];
-        if l.moves == 0 && line != 0 {
-            // A variation replaces the half-move of its parent with the same
-            // number and side: the last such one before it.
-            let parent = l.parent;
-            let at = self.events.iter().rev().find_map(|e| match e {
-                Event::Move { mv: m, line, index }
-                    if *line == parent && m.number == mv.number && m.side == mv.side =>
-                {
-                    Some(*index)
-                }
-                _ => None,
-            });
-            let l = &mut self.lines[line as usize];
-            l.at = at;
-            l.first = self.events.len() as u32;
-        }
+        let replaced = (l.moves == 0 && line != 0)
+            .then(|| self.last_like.get(&(l.parent, mv.number, mv.side)).copied())
+            .flatten();
         let l = &mut self.lines[line as usize];
-        let index = l.moves;
-        l.moves += 1;
-        self.events.push(Event::Move {
+        if l.moves == 0 {
+            l.first = at;
+            l.at = replaced.unwrap_or(NONE);
+        }
+        self.moves.push(Played {
             mv: *mv,
-            line,
-            index,
+            index: l.moves,
+            prev: l.last_move,
         });
+        l.last_move = at;
+        l.moves += 1;
+        self.last_like.insert((line, mv.number, mv.side), at);
     }
 
     pub fn variation(&mut self, edge: Variation) {
@@ -185,16 +213,20 @@ impl Split {
     }
 
     pub fn comment(&mut self, text: &[u8]) {
-        let line = self.current();
+        let line = self.current() as usize;
         let text = self.keep_text(text);
-        self.events.push(Event::Comment { text, line });
+        let l = &mut self.lines[line];
+        self.comments.push(Said {
+            text,
+            after: l.moves,
+            prev: l.last_comment,
+        });
+        l.last_comment = self.comments.len() as u32 - 1;
     }
 
     /// A warning about `line`, at its first half-move, which `say` names.
     fn warn_at_first_move(&self, line: &Line, cx: &mut Context, say: impl Fn(&HalfMove) -> String) {
-        let Event::Move { mv, .. } = &self.events[line.first as usize] else {
-            unreachable!("`first` is a half-move")
-        };
+        let mv = &self.moves[line.first as usize].mv;
         cx.warn(mv.pos, say(mv));
     }
 
@@ -204,35 +236,37 @@ impl Split {
     /// for the hook ([`Split::hand_ends`]).
     pub fn plan(&mut self, verify: bool, cx: &mut Context) {
         self.lines[0].written = true;
-        // (parent, replaced half-move, variations so far) of each branch point.
-        let mut branches: Vec<(u32, u32, u32)> = Vec::new();
+        // Each branch point (parent, index of the replaced half-move): how
+        // many variations it has so far.
+        let mut branches: HashMap<(u32, u32), u32> = HashMap::new();
         // (parent, replaced half-move, k) of each variation planned.
-        let mut taken: Vec<(u32, u32, u32)> = Vec::new();
+        let mut taken: HashSet<(u32, u32, u32)> = HashSet::new();
+        // Every branch point, sorted: a variation's path has a 0 for each
+        // of its parent's before its own. Those of later variations count
+        // too: a branch point is one wherever its variation is written.
+        let mut points: Vec<(u32, u32)> = self.lines[1..]
+            .iter()
+            .filter(|l| l.moves > 0 && l.at != NONE)
+            .map(|l| (l.parent, self.moves[l.at as usize].index))
+            .collect();
+        points.sort_unstable();
+        points.dedup();
         for i in 1..self.lines.len() {
             let l = &self.lines[i];
-            let parent = &self.lines[l.parent as usize];
-            if l.moves == 0 || !parent.written {
+            if l.moves == 0 || !self.lines[l.parent as usize].written {
                 continue;
             }
-            let Some(at) = l.at else {
+            if l.at == NONE {
                 self.warn_at_first_move(l, cx, |mv| format!(
                     "this variation starts with move {} ({}), which replaces no half-move of the line it branches from: it is not written as a game of its own",
                     mv.number, mv.side
                 ));
                 continue;
-            };
-            let branch = match branches
-                .iter_mut()
-                .find(|(p, a, _)| *p == l.parent && *a == at)
-            {
-                Some(b) => b,
-                None => {
-                    branches.push((l.parent, at, 0));
-                    branches.last_mut().expect("just pushed")
-                }
-            };
-            branch.2 += 1;
-            let order = branch.2;
+            }
+            let at = self.moves[l.at as usize].index;
+            let order = branches.entry((l.parent, at)).or_insert(0);
+            *order += 1;
+            let order = *order;
             let k = match l.label {
                 Some(label) if label > 0 => {
                     if label != order {
@@ -245,30 +279,19 @@ impl Split {
                 }
                 _ => order,
             };
-            if taken.contains(&(l.parent, at, k)) {
+            if !taken.insert((l.parent, at, k)) {
                 self.warn_at_first_move(l, cx, |mv| format!(
                     "another variation of move {} ({}) has the number {k} already: their games share a path",
                     mv.number, mv.side
                 ));
             }
-            taken.push((l.parent, at, k));
-            self.lines[i].written = true;
-            let parent = self.lines[i].parent;
-            // Branch points of the parent before this one: 0 each. Those
-            // of later variations count too: a branch point is one wherever
-            // its variation is written.
-            let zeros = self.lines[1..]
-                .iter()
-                .filter(|s| s.parent == parent && s.moves > 0)
-                .filter_map(|s| s.at.filter(|&a| a < at))
-                .collect::<std::collections::BTreeSet<_>>()
-                .len();
-            let start = self.paths.len();
-            self.paths
-                .extend_from_within(self.lines[parent as usize].path.clone());
-            self.paths.extend(std::iter::repeat_n(0, zeros));
-            self.paths.push(k);
-            self.lines[i].path = start..self.paths.len();
+            let before = |p: &(u32, u32)| *p < (l.parent, at);
+            let zeros =
+                points.partition_point(before) - points.partition_point(|p| *p < (l.parent, 0));
+            let l = &mut self.lines[i];
+            l.written = true;
+            l.zeros = zeros as u32;
+            l.k = k;
         }
         let mut moves = Vec::new();
         for i in 1..self.lines.len() {
@@ -291,7 +314,7 @@ impl Split {
                         mv.number, mv.side, before.number, before.side
                     ),
                 );
-                self.failed.push(i as u32);
+                self.lines[i].failed = true;
                 continue;
             }
             if verify {
@@ -309,7 +332,7 @@ impl Split {
                     let message = incoherent(mv, &e);
                     let text = format!("variation {path}: {message}");
                     cx.error_in_variation(mv.pos, Message::new(message.kind, text));
-                    self.failed.push(i as u32);
+                    self.lines[i].failed = true;
                 }
                 if self.hook.is_some() {
                     self.ends.push((i as u32, replay, coherent));
@@ -325,7 +348,9 @@ impl Split {
         let Some(hook) = &self.hook else {
             return;
         };
+        let mut path = Vec::new();
         for (line, replay, coherent) in &self.ends {
+            self.path(*line, &mut path);
             hook.call(&GameEnd {
                 position: &replay.position,
                 coherent: *coherent,
@@ -333,36 +358,47 @@ impl Split {
                 half_moves: replay.half_moves,
                 line: game_line,
                 left_out: false,
-                path: self.path(*line),
+                path: &path,
             });
         }
     }
 
     /// Variation games planned, and how many of them failed to replay.
     pub fn counts(&self) -> (u64, u64) {
-        let planned = self.lines[1..].iter().filter(|l| l.written).count();
-        (planned as u64, self.failed.len() as u64)
+        let lines = &self.lines[1..];
+        let planned = lines.iter().filter(|l| l.written).count();
+        let failed = lines.iter().filter(|l| l.failed).count();
+        (planned as u64, failed as u64)
     }
 
     /// The paths of the variation games that failed to replay, `0:2:1, 1`.
     pub fn failed_paths(&self) -> String {
-        let mut s = String::new();
-        for (i, &line) in self.failed.iter().enumerate() {
-            if i > 0 {
-                s.push_str(", ");
-            }
-            s += &self.path_text(line);
-        }
-        s
+        let failed = (1..self.lines.len() as u32).filter(|&i| self.lines[i as usize].failed);
+        failed
+            .map(|i| self.path_text(i))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
-    fn path(&self, line: u32) -> &[u32] {
-        &self.paths[self.lines[line as usize].path.clone()]
+    /// `line`'s path, worked out from its ancestors when asked: kept for
+    /// every line, paths would take memory with the square of the depth.
+    fn path(&self, line: u32, out: &mut Vec<u32>) {
+        out.clear();
+        let mut l = line;
+        while l != 0 {
+            let line = &self.lines[l as usize];
+            out.push(line.k);
+            out.extend(std::iter::repeat_n(0, line.zeros as usize));
+            l = line.parent;
+        }
+        out.reverse();
     }
 
     fn path_text(&self, line: u32) -> String {
+        let mut path = Vec::new();
+        self.path(line, &mut path);
         let mut s = String::new();
-        for (i, k) in self.path(line).iter().enumerate() {
+        for (i, k) in path.iter().enumerate() {
             if i > 0 {
                 s.push(':');
             }
@@ -371,30 +407,29 @@ impl Split {
         s
     }
 
-    /// The half-moves of `line`'s game: each ancestor's up to the one its
-    /// child replaces, then its own; a game ends with `:` or `#`.
+    /// The half-moves of `line`'s game: its own, after each ancestor's up
+    /// to the one its child replaces; a game ends with `:` or `#`.
     fn linear_moves(&self, line: u32, out: &mut Vec<HalfMove>) {
         out.clear();
-        let mut upto = vec![0u32; self.lines.len()];
-        upto[line as usize] = u32::MAX;
-        let mut l = line;
-        while l != 0 {
+        // Walked last to first, each chain from where the line below it
+        // branched off.
+        let (mut l, mut at) = (line, self.lines[line as usize].last_move);
+        loop {
+            while at != NONE {
+                let played = &self.moves[at as usize];
+                out.push(played.mv);
+                at = played.prev;
+            }
+            if l == 0 {
+                break;
+            }
             let line = &self.lines[l as usize];
-            upto[line.parent as usize] = line.at.expect("a written line replaces a half-move");
+            at = self.moves[line.at as usize].prev;
             l = line.parent;
         }
-        for e in &self.events {
-            if let Event::Move { mv, line, index } = e {
-                if *index < upto[*line as usize] {
-                    out.push(*mv);
-                }
-            }
-        }
+        out.reverse();
         // `N?` numbering is the main line's; a variation's half-moves share it.
-        let first = self.events.iter().find_map(|e| match e {
-            Event::Move { mv, line: 0, .. } => Some(*mv),
-            _ => None,
-        });
+        let first = self.moves.get(self.lines[0].first as usize).map(|p| p.mv);
         for mv in out.iter_mut() {
             mv.end = false;
             mv.unknown_number = first.is_some_and(|f| f.unknown_number && mv.number == f.number);
@@ -413,9 +448,12 @@ impl Split {
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let mut moves = Vec::new();
+        let mut said = Vec::new();
+        let mut path = Vec::new();
         let mut id = String::new();
         for i in 1..self.lines.len() as u32 {
-            if !self.lines[i as usize].written || self.failed.contains(&i) {
+            let l = &self.lines[i as usize];
+            if !l.written || l.failed {
                 continue;
             }
             self.linear_moves(i, &mut moves);
@@ -423,7 +461,7 @@ impl Split {
                 Some(m) if m.check == Some(Check::Mate) => Outcome::mate_by(m.side),
                 _ => Outcome::Unfinished,
             };
-            let path = self.path_text(i);
+            let path_text = self.path_text(i);
             layout.begin();
             let mut has_id = false;
             for h in &self.head {
@@ -435,7 +473,7 @@ impl Split {
                             "Id" => {
                                 has_id = true;
                                 id.clear();
-                                with_path(self.text(value), &path, &mut id);
+                                with_path(self.text(value), &path_text, &mut id);
                                 id.as_str()
                             }
                             "Result" => result.as_str(),
@@ -452,26 +490,27 @@ impl Split {
             if !has_id {
                 layout.tag(&Tag {
                     name: VARIATION_PATH_TAG,
-                    value: &path,
+                    value: &path_text,
                     pos: Pos::default(),
                 });
             }
             // The variation's own comments, after its half-moves before them.
-            let prefix = moves.len() - self.lines[i as usize].moves as usize;
-            let (mut own, mut written) = (0, 0);
-            for e in &self.events {
-                match e {
-                    Event::Move { line, .. } if *line == i => own += 1,
-                    Event::Comment { text, line } if *line == i => {
-                        layout.half_moves(&moves[written..prefix + own]);
-                        written = prefix + own;
-                        layout.comment(&self.text[text.clone()], 0, false);
-                    }
-                    _ => {}
-                }
+            said.clear();
+            let mut c = l.last_comment;
+            while c != NONE {
+                said.push(&self.comments[c as usize]);
+                c = self.comments[c as usize].prev;
+            }
+            let prefix = moves.len() - l.moves as usize;
+            let mut written = 0;
+            for s in said.iter().rev() {
+                layout.half_moves(&moves[written..prefix + s.after as usize]);
+                written = prefix + s.after as usize;
+                layout.comment(&self.text[s.text.clone()], 0, false);
             }
             layout.half_moves(&moves[written..]);
-            layout.finish(result, file, line, self.path(i), out)?;
+            self.path(i, &mut path);
+            layout.finish(result, file, line, &path, out)?;
         }
         Ok(())
     }

@@ -1,0 +1,213 @@
+//! Hostile inputs: shapes made to find time or memory that grows faster
+//! than the input (a rescan of a long line, a copy per nesting level, a
+//! search of every variation for each one). Each [`Hostile`] is a shape
+//! and the options it is run with; [`Hostile::write`] writes it at any
+//! size, so that a run at one size and at four times it can be compared:
+//! linear work grows 4x, quadratic 16x.
+//!
+//! Shared by `tests/reliability.rs` (which asserts the growth) and the
+//! `hostile` example (which writes them for `scripts/hostile.sh`).
+
+#![allow(dead_code)] // each user takes what it needs
+
+use std::io::{self, Write};
+
+const VARIANT: &[u8] = b"[Variant \"C'escacs\"]\n";
+
+/// How a shape is built: `head`, then `unit` repeated up to the size,
+/// then, for nesting, `close` as often as `unit`, then `tail`.
+#[derive(Clone, Copy, Debug)]
+pub struct Hostile {
+    pub name: &'static str,
+    pub args: &'static [&'static str],
+    /// Its output grows with the square of its size (kept variations show
+    /// their depth in dots; a split variation repeats the moves before
+    /// it): the work is linear in the output, and [`Hostile::write`]
+    /// writes a 64th of the size asked, so that a megabyte of it does
+    /// not make gigabytes.
+    pub squared_output: bool,
+    head: &'static [u8],
+    unit: &'static [u8],
+    close: &'static [u8],
+    tail: &'static [u8],
+}
+
+/// `unit`s on one line: the game line when `head` starts a game.
+const fn line(
+    name: &'static str,
+    args: &'static [&'static str],
+    head: &'static [u8],
+    unit: &'static [u8],
+) -> Hostile {
+    Hostile {
+        name,
+        args,
+        squared_output: false,
+        head,
+        unit,
+        close: b"",
+        tail: b"\n",
+    }
+}
+
+/// `(unit` nested, then as many `)`, in one game.
+const fn nested(
+    name: &'static str,
+    args: &'static [&'static str],
+    squared_output: bool,
+) -> Hostile {
+    Hostile {
+        name,
+        args,
+        squared_output,
+        head: b"[Variant \"C'escacs\"]\n\n1. E7-E13 ",
+        unit: b"(1. F8-F12 {c} ",
+        close: b")",
+        tail: b" *\n",
+    }
+}
+
+const GAME: &[u8] = b"[Variant \"C'escacs\"]\n1. E7-E13 ";
+
+/// Every shape.
+pub const ALL: &[Hostile] = &[
+    line("e-acute", &[], VARIANT, "é".as_bytes()),
+    line("han", &[], VARIANT, "中".as_bytes()),
+    line("byte-ff", &[], VARIANT, b"\xff"),
+    line("byte-80", &[], VARIANT, b"\x80"),
+    line("combining", &[], VARIANT, "e\u{301}".as_bytes()),
+    line("words", &[], b"", b"a "),
+    line("pgn-moves", &[], b"", b"1. e4 e5 "),
+    line("castles", &[], b"", b"O-O "),
+    line("moves", &[], b"", b"1. E7-E14 "),
+    line("moves-and-results", &[], b"", b"1. E7-E14: 3-0 "),
+    line("empty-variations", &[], GAME, b"() "),
+    line("sibling-variations", &[], GAME, b"(1. F8-F12) "),
+    line(
+        "sibling-variations-kept",
+        &["--keep-variations"],
+        GAME,
+        b"(1. F8-F12) ",
+    ),
+    line(
+        "sibling-variations-ndjson",
+        &["--keep-variations", "--format", "ndjson"],
+        GAME,
+        b"(1. F8-F12) ",
+    ),
+    line(
+        "sibling-variations-split",
+        &["--split-variations"],
+        GAME,
+        b"(1. F8-F12) ",
+    ),
+    line(
+        "sibling-variations-split-verify",
+        &["--split-variations", "--verify"],
+        GAME,
+        b"(1. F8-F12) ",
+    ),
+    line(
+        "games",
+        &[],
+        b"",
+        b"[Variant \"C'escacs\"] 1. E7-E13, E21-E15: * ",
+    ),
+    line(
+        "errors",
+        &["--all-diagnostics"],
+        b"",
+        b"[Variant \"C'escacs\"] 1. E7xE13: * ",
+    ),
+    line("warnings", &["--all-diagnostics"], b"", b"1. E7-E13: * "),
+    line("comment-words", &["--keep-comments"], GAME, b"{a} "),
+    line("ratings", &[], GAME, b"!? "),
+    line(
+        "cr-only",
+        &[],
+        b"",
+        b"[Variant \"C'escacs\"]\r1. E7-E13, E21-E15:\r*\r\r",
+    ),
+    line(
+        "tag-and-unclosed-comment",
+        &[],
+        b"",
+        b"[Event \"x\"] {\nsome text here\n",
+    ),
+    line(
+        "tag-and-unclosed-comment-jobs",
+        &["--jobs", "2"],
+        b"",
+        b"[Event \"x\"] {\nsome text here\n",
+    ),
+    line(
+        "tag-and-unclosed-comment-kept",
+        &["--keep-comments"],
+        b"",
+        b"[Event \"x\"] {\nsome text here\n",
+    ),
+    line(
+        "tag-and-unclosed-comment-cut",
+        &["--cut", "64K"],
+        b"",
+        b"[Event \"x\"] {\nsome text here\n",
+    ),
+    nested("nesting", &[], false),
+    nested(
+        "nesting-ndjson",
+        &["--keep-comments", "--keep-variations", "--format", "ndjson"],
+        false,
+    ),
+    nested(
+        "nesting-kept",
+        &["--keep-comments", "--keep-variations", "--keep-ratings"],
+        true,
+    ),
+    nested(
+        "nesting-split",
+        &["--split-variations", "--keep-comments"],
+        true,
+    ),
+    nested(
+        "nesting-split-verify",
+        &["--split-variations", "--verify"],
+        true,
+    ),
+];
+
+impl Hostile {
+    pub fn named(name: &str) -> Option<Hostile> {
+        ALL.iter().find(|h| h.name == name).copied()
+    }
+
+    /// How many units make about `bytes` bytes (a 64th of that for a
+    /// shape of `squared_output`).
+    fn units(&self, bytes: usize) -> usize {
+        let bytes = if self.squared_output {
+            bytes / 64
+        } else {
+            bytes
+        };
+        bytes.saturating_sub(self.head.len() + self.tail.len())
+            / (self.unit.len() + self.close.len())
+    }
+
+    /// The length of what [`Hostile::write`] writes.
+    pub fn len(&self, bytes: usize) -> usize {
+        let n = self.units(bytes);
+        self.head.len() + n * (self.unit.len() + self.close.len()) + self.tail.len()
+    }
+
+    /// Writes the shape in about `bytes` bytes (see [`Hostile::units`]).
+    pub fn write(&self, out: &mut dyn Write, bytes: usize) -> io::Result<()> {
+        let n = self.units(bytes);
+        out.write_all(self.head)?;
+        for _ in 0..n {
+            out.write_all(self.unit)?;
+        }
+        for _ in 0..n {
+            out.write_all(self.close)?;
+        }
+        out.write_all(self.tail)
+    }
+}

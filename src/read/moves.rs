@@ -1,0 +1,328 @@
+//! The movetext the tokenizer reads: move numbers, half-moves and what
+//! annotates them, results; each half-move handed to the chain and the
+//! writer.
+
+use super::scan::invalid_utf8;
+use super::tokens::*;
+use super::{Held, Reading};
+use crate::grammar::half_move::{self, Traits};
+use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Side, Text};
+use crate::grammar::standard_chess;
+use crate::grammar::token::{number_value, Token};
+use crate::passes::Flow;
+
+impl Reading<'_> {
+    /// A move number `n.` or `n?`.
+    pub(super) fn move_number(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) {
+        let n = number_value(s.text);
+        if let Some(f) = self.movetext.number(n, tok == Token::UnknownNumber) {
+            self.error_at(h, s.at, f.message(s.text));
+        }
+        self.game.marks.last_number = self.places.pos(s.at);
+    }
+
+    pub(super) fn ellipsis(&mut self, h: Held<'_>, s: Span<'_>) {
+        if let Some(f) = self.movetext.ellipsis() {
+            self.error_at(h, s.at, f.message(b""));
+        }
+        self.game.marks.last_number = self.places.pos(s.at);
+    }
+
+    /// A word of the game's own movetext: the half-move its numbering makes
+    /// it. Returns where reading goes on, if past the word.
+    pub(super) fn movetext_word(&mut self, h: Held<'_>, s: Span<'_>) -> Option<u64> {
+        let (number, side, fault) = self.movetext.half_move();
+        if let Some(f) = fault {
+            self.error_at(h, s.at, f.message(b""));
+        }
+        self.half_move(h, s, number, side)
+    }
+
+    /// A half-move's word: parsed, and held until its annotations are
+    /// read. Returns where reading goes on, if past the word (a move with
+    /// blanks around its dash).
+    pub(super) fn half_move(
+        &mut self,
+        h: Held<'_>,
+        s: Span<'_>,
+        number: u32,
+        side: Side,
+    ) -> Option<u64> {
+        match half_move::parse(s.text) {
+            Ok(p) => {
+                let mut traits = p.traits;
+                if self.game.depth > 0 {
+                    traits |= Traits::IN_VARIATION;
+                }
+                let text = (s.map.is_none() && !traits.intersects(Traits::RESPELLED))
+                    .then(|| (s.at, s.at + s.text.len() as u64));
+                let mut mv = HalfMove::new(number, side, p.action, p.check);
+                mv.unknown_number = self.movetext.unknown_number && self.game.depth == 0;
+                mv.pos = self.places.pos(s.offset(0));
+                self.moves.pending = Some(Pending {
+                    mv,
+                    traits,
+                    text,
+                    respell: false,
+                });
+                None
+            }
+            Err(e) => self.not_a_half_move(h, s, e, number, side),
+        }
+    }
+
+    #[cold]
+    pub(super) fn not_a_half_move(
+        &mut self,
+        h: Held<'_>,
+        s: Span<'_>,
+        e: half_move::Fault,
+        number: u32,
+        side: Side,
+    ) -> Option<u64> {
+        // What follows the word on its line (nothing known, for a folded word).
+        let next = s.at + s.text.len() as u64;
+        let line_rest = if s.map.is_none() {
+            // Enough for a separator and a destination between blanks, or
+            // the rest of a standard-chess move.
+            h.line_rest(next, 256)
+        } else {
+            &[]
+        };
+        if s.map.is_none() && e.offset == s.text.len() {
+            if let Some(jump) = self.spaced_move(h, s, line_rest, number, side) {
+                return Some(jump);
+            }
+        }
+        if self.f.cx.has_error() {
+            // Only the game's first error is kept: no need to make another.
+            return None;
+        }
+        if let Some(message) = standard_chess::move_message(s.text, line_rest) {
+            self.error_at(h, s.at, message);
+            return None;
+        }
+        // A word cut short by invalid UTF-8: that is what to say.
+        if !self.scan.utf8
+            && s.map.is_none()
+            && h.end() > next
+            && first_char(h.from(next)).is_none()
+        {
+            self.error_at(h, next, invalid_utf8(h, next));
+            return None;
+        }
+        let at = s.offset(e.offset);
+        self.error_at(h, at, e.message(s.text));
+        None
+    }
+
+    /// `E7 - E13`, `E7- E13`, `JE5 × F16`: a move with blanks around its
+    /// dash or `×`, read as one word (with a warning) when the word `s`
+    /// ends where its separator or destination is due; `rest` is what
+    /// follows it on its line. Returns where reading goes on, after the
+    /// move.
+    pub(super) fn spaced_move(
+        &mut self,
+        h: Held<'_>,
+        s: Span<'_>,
+        rest: &[u8],
+        number: u32,
+        side: Side,
+    ) -> Option<u64> {
+        let next = s.at + s.text.len() as u64;
+        let mut i = blanks_len(rest);
+        // A dash or `×`; not `*`, which alone is a result.
+        let separator_at = |b: &[u8], i: usize| match half_move::dash_at(b, i) {
+            Some((_, n)) => Some(n),
+            None => b[i..].starts_with("×".as_bytes()).then_some(2),
+        };
+        let t = s.text;
+        let ends_in_separator =
+            (1..=3).any(|n| t.len() > n && separator_at(t, t.len() - n) == Some(n));
+        let separator = if ends_in_separator {
+            None
+        } else {
+            let n = separator_at(rest, i)?;
+            let d = (i, n);
+            i += n;
+            i += blanks_len(&rest[i..]);
+            Some(d)
+        };
+        // The destination: the word the tokenizer reads there.
+        let word = word_len(&rest[i..]);
+        if i == 0 || word == 0 {
+            return None;
+        }
+        let m = &mut self.moves;
+        let mut fold = std::mem::take(&mut m.fold);
+        let mut map = std::mem::take(&mut m.fold_map);
+        fold.clear();
+        map.clear();
+        let mut take = |from: usize, bytes: &[u8]| {
+            fold.extend_from_slice(bytes);
+            map.extend((from..from + bytes.len()).map(|o| o as u32));
+        };
+        take(0, s.text);
+        let len = s.text.len();
+        if let Some((d, n)) = separator {
+            take(len + d, &rest[d..d + n]);
+        }
+        take(len + i, &rest[i..i + word]);
+        let joined = half_move::parse(&fold).is_ok();
+        if joined {
+            let written = String::from_utf8_lossy(&fold).into_owned();
+            let pos = self.places.pos(next);
+            self.warn_fixed_at(
+                h,
+                pos,
+                "blanks inside a move",
+                format_args!("read as {written}"),
+            );
+            let span = Span {
+                text: &fold,
+                at: s.at,
+                map: Some((s.at, &map)),
+            };
+            self.half_move(h, span, number, side);
+        }
+        self.moves.fold = fold;
+        self.moves.fold_map = map;
+        joined.then(|| next + (i + word) as u64)
+    }
+
+    pub(super) fn annotation(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) {
+        let Some(p) = self.moves.pending.as_mut() else {
+            let what = match tok {
+                Token::Rating => "a rating",
+                Token::Nag => "a NAG",
+                Token::DrawOffer => "(=)",
+                _ => ":",
+            };
+            self.error_at(
+                h,
+                s.at,
+                format!("{what} must follow a move on the same line"),
+            );
+            return;
+        };
+        let mv = &mut p.mv;
+        let problem = match tok {
+            Token::Rating if mv.rating.is_some() => Some("a move takes one rating"),
+            Token::Rating => {
+                mv.rating = Rating::parse(s.text);
+                p.traits |= Traits::RATED;
+                None
+            }
+            Token::Nag => match std::str::from_utf8(&s.text[1..])
+                .ok()
+                .and_then(|n| n.parse::<u8>().ok())
+            {
+                None => Some("NAGs are $0 to $255"),
+                Some(_) if mv.nag_count as usize == HalfMove::MAX_NAGS => {
+                    Some("too many NAGs on one move")
+                }
+                Some(n) => {
+                    mv.nags[mv.nag_count as usize] = n;
+                    mv.nag_count += 1;
+                    p.traits |= Traits::RATED;
+                    None
+                }
+            },
+            Token::DrawOffer => {
+                mv.draw_offer = true;
+                None
+            }
+            _ => {
+                mv.end = true;
+                None
+            }
+        };
+        if let Some(p) = problem {
+            self.error_at(h, s.at, p);
+        }
+    }
+
+    /// Hands the half-move read last, if any, to the chain and the writer.
+    #[inline]
+    pub(super) fn flush_pending(&mut self, h: Held<'_>) {
+        if let Some(p) = self.moves.pending.take() {
+            self.pass_half_move(h, p);
+        }
+    }
+
+    #[inline]
+    pub(super) fn pass_half_move(&mut self, h: Held<'_>, mut p: Pending) {
+        let depth = self.game.depth;
+        if depth == 0 {
+            let mate = p.mv.check == Some(Check::Mate);
+            self.main_line_move_read(p.mv.side, p.mv.pos, p.mv.end, mate);
+        }
+        if self.f.chain.wants_move(p.traits) && self.chain_half_move(h, &mut p) == Flow::Drop {
+            return;
+        }
+        if self.f.cx.has_error() {
+            return;
+        }
+        self.write_half_move(h, &p);
+    }
+
+    /// Hands a half-move read, and through the passes, to the writer (and
+    /// a main-line one to the select slot).
+    #[inline]
+    pub(super) fn write_half_move(&mut self, h: Held<'_>, p: &Pending) {
+        self.f.chain.main_line_move(&p.mv, self.game.depth);
+        let mut t = Text::default();
+        let text = p.text.map(|(from, to)| match p.mv.action.separator() {
+            Some(sep) if p.respell => {
+                t.respelled(h.slice(from, to), sep);
+                t.as_bytes()
+            }
+            _ => h.slice(from, to),
+        });
+        self.f.writer.half_move(&p.mv, self.game.depth, text);
+    }
+
+    /// The chain's part of [`Reading::pass_half_move`], for the half-moves
+    /// a pass wants.
+    #[inline(never)]
+    pub(super) fn chain_half_move(&mut self, h: Held<'_>, p: &mut Pending) -> Flow {
+        let ratings = |mv: &HalfMove| u64::from(mv.rating.is_some()) + u64::from(mv.nag_count);
+        let (action, check, rated) = (p.mv.action, p.mv.check, ratings(&p.mv));
+        self.f.cx.depth = self.game.depth;
+        let flow = self.f.chain.half_move(&mut p.mv, p.traits, &mut self.f.cx);
+        self.game.counts.ratings_dropped += rated - ratings(&p.mv);
+        // The text as read is the move's as long as no pass changed it, or
+        // only its separator.
+        if p.mv.action != action || p.mv.check != check {
+            if p.mv.check == check && p.mv.action.same_but_separator(&action) {
+                p.respell = true;
+            } else {
+                p.text = None;
+            }
+        }
+        self.place(h);
+        flow
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn result(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) {
+        let text = String::from_utf8_lossy(s.text);
+        let outcome = match tok {
+            Token::PgnDraw => {
+                let message = standard_chess::result_message(s.text);
+                self.error_at(h, s.at, message);
+                Outcome::Draw
+            }
+            _ => match Outcome::parse(&text) {
+                Some(o) => o,
+                None => {
+                    let message = standard_chess::result_message(s.text);
+                    self.error_at(h, s.at, message);
+                    Outcome::Unfinished
+                }
+            },
+        };
+        self.movetext.result = Some(outcome);
+    }
+}

@@ -1,0 +1,282 @@
+//! Tags: a tag line read whole when nothing but the writer wants it, else
+//! through the tokenizer; the tags that carry meaning (Variant, Redefine,
+//! PDTL) read for it.
+
+use super::game::Opens;
+use super::scan::invalid_utf8;
+use super::tokens::*;
+use super::{Held, Reading};
+use crate::diag::Pos;
+use crate::grammar::model::Outcome;
+use crate::grammar::token::tag_parts;
+use crate::passes::{Flow, Tag};
+use crate::pdtl::Pdtl;
+use std::io;
+use unicode_normalization::UnicodeNormalization;
+
+impl Reading<'_> {
+    #[cold]
+    #[inline(never)]
+    pub(super) fn tag(&mut self, h: Held<'_>, s: Span<'_>) -> io::Result<()> {
+        let (name, raw) = tag_parts(s.text);
+        let ended = self.movetext.ended();
+        let amid_moves =
+            self.game.movetext_line == self.places.line && self.movetext.has_moves && !ended;
+        if self.game.open && amid_moves && name == b"Redefine" {
+            // A Redefine after moves on their own line is misplaced, not a new game.
+            self.error_at(
+                h,
+                s.at,
+                "a Redefine tag must come before the movetext it applies to (with the other tags)",
+            );
+            return Ok(());
+        }
+        if !self.game_at(h, Opens::Tag, s.at)? {
+            return Ok(());
+        }
+        self.game.has_tags = true;
+        let pos = self.places.pos(s.at);
+        // The tag's regular expression takes only ASCII in a name.
+        let name = ascii_text(name);
+        let value_at = s.at + (raw.as_ptr() as usize - s.text.as_ptr() as usize) as u64;
+        let raw = match self.text_of(raw) {
+            Ok(v) => v,
+            Err(e) => {
+                let bad = value_at + e.valid_up_to() as u64;
+                self.error_at(h, bad, invalid_utf8(h, bad));
+                return Ok(());
+            }
+        };
+        let nfc;
+        let value = if raw.is_ascii()
+            || unicode_normalization::is_nfc_quick(raw.chars())
+                == unicode_normalization::IsNormalized::Yes
+        {
+            raw
+        } else {
+            nfc = raw.nfc().collect::<String>();
+            &nfc
+        };
+        let name = if name != "Variant" && name.eq_ignore_ascii_case("Variant") {
+            let problem = format_args!("tag name {name} (tag names are case-sensitive)");
+            self.warn_fixed_at(h, pos, problem, "read as Variant");
+            "Variant"
+        } else {
+            name
+        };
+        match name {
+            "Variant" => {
+                self.game.has_variant = true;
+                self.variant(h, value, value_at);
+            }
+            "Redefine" => {
+                if let Err(e) = self.f.cx.redefine.merge(value) {
+                    self.error_at(h, value_at, e.to_string());
+                }
+            }
+            "Result" => {
+                self.game.marks.result_tag = Outcome::parse(value).map(|o| (o, pos));
+            }
+            "PDTL" | "DPTL" => return self.setup(h, name, raw, value, pos, value_at),
+            _ => {}
+        }
+        let tag = Tag { name, value, pos };
+        let meaningful = is_meaningful_tag(name.as_bytes());
+        if self.f.chain.tag(&tag, meaningful, &mut self.f.cx) == Flow::Keep {
+            self.f.writer.tag(&tag);
+        }
+        self.place(h);
+        Ok(())
+    }
+
+    /// `bytes` of the region being read as text: checked once with the
+    /// region, else here.
+    #[inline]
+    pub(super) fn text_of<'b>(
+        &self,
+        bytes: &'b [u8],
+    ) -> Result<&'b str, simdutf8::compat::Utf8Error> {
+        if self.scan.utf8 {
+            // SAFETY: the region was checked UTF-8 as a whole, and a tag
+            // token starts and ends on ASCII bytes.
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        simdutf8::compat::from_utf8(bytes)
+    }
+
+    /// Tag lines `[Name "value"]` from `text[i]`, a line's start, among
+    /// the tags of a game under way, as far as they are as the writer
+    /// writes them and carry no meaning to the reader: when no pass wants
+    /// them, they go to the writer as read. Returns where they end.
+    #[inline]
+    pub(super) fn tag_lines(&mut self, h: Held<'_>, text: &[u8], from: u64, mut i: usize) -> usize {
+        while let Some(t) = plain_tag_line(h, text, from, i, self.scan.utf8) {
+            self.game.has_tags = true;
+            let tag = Tag {
+                // Checked ASCII, and the value UTF-8 with its region.
+                name: ascii_text(&text[t.name.clone()]),
+                value: self.text_of(&text[t.value.clone()]).unwrap_or_default(),
+                pos: self.places.pos(from + i as u64),
+            };
+            self.f.writer.tag_line(&tag, &text[i..t.end]);
+            i = t.end;
+            self.places.new_line(from + i as u64);
+        }
+        i
+    }
+
+    /// The PDTL tag (`name`, maybe misspelled `DPTL`) at `pos`, its value
+    /// `value` (`raw` as written) at `value_at`.
+    pub(super) fn setup(
+        &mut self,
+        h: Held<'_>,
+        name: &str,
+        raw: &str,
+        value: &str,
+        pos: Pos,
+        value_at: u64,
+    ) -> io::Result<()> {
+        if name == "DPTL" {
+            let fix = "read as PDTL (the usual misspelling)";
+            self.warn_fixed_at(h, pos, "tag DPTL", fix);
+        }
+        if self.game.has_setup {
+            self.error_at_pos(h, pos, "a game has one PDTL tag");
+            return Ok(());
+        }
+        self.game.has_setup = true;
+        match Pdtl::parse_with_warnings(value) {
+            Ok((mut pdtl, normalised)) => {
+                for w in normalised {
+                    let at = value_at + byte_in_value(raw, value, w.offset) as u64;
+                    let at = self.places.pos(at);
+                    self.warn_fixed_at(h, at, format_args!("PDTL: {}", w.message), &w.fix);
+                }
+                pdtl.pos = pos;
+                self.f.chain.setup(&mut pdtl, &mut self.f.cx);
+                self.f.writer.setup(&pdtl);
+            }
+            Err(e) => {
+                let at = value_at + byte_in_value(raw, value, e.offset) as u64;
+                self.error_at(h, at, e.to_string());
+            }
+        }
+        self.place(h);
+        Ok(())
+    }
+
+    /// The Variant tag's value, at stream offset `at`: C'escacs, or
+    /// unambiguously meant to be (a typographic apostrophe, another case).
+    pub(super) fn variant(&mut self, h: Held<'_>, value: &str, at: u64) {
+        const CESCACS: &str = "C'escacs";
+        if value == CESCACS {
+            return;
+        }
+        let apostrophes = ['’', '‘', 'ʼ', '´', '`', '′'];
+        let plain = value.replace(apostrophes, "'");
+        let problem = if plain == CESCACS {
+            "has a typographic apostrophe"
+        } else if plain.eq_ignore_ascii_case(CESCACS) {
+            "is C'escacs in another case"
+        } else {
+            let message = format!(
+                "Variant \"{value}\" is not C'escacs: this filter reads C'escacs games only"
+            );
+            return self.error_at(h, at, message);
+        };
+        let problem = format_args!("Variant \"{value}\" {problem}");
+        let pos = self.places.pos(at);
+        self.warn_fixed_at(h, pos, problem, "read as C'escacs");
+    }
+}
+
+/// A tag's name as text: ASCII letters, digits and `_`, as the tag's
+/// regular expression and [`plain_tag_line`] take them.
+#[inline]
+pub(super) fn ascii_text(name: &[u8]) -> &str {
+    debug_assert!(name.is_ascii());
+    // SAFETY: ASCII is UTF-8 (checking it again costs more than the tag).
+    unsafe { std::str::from_utf8_unchecked(name) }
+}
+
+/// Do tags of this name carry meaning to the reader (the PDTL aside,
+/// which is read as a position)? They reach every pass.
+pub(super) fn is_meaningful_tag(name: &[u8]) -> bool {
+    matches!(name, b"Redefine" | b"Result" | b"PDTL" | b"DPTL")
+        || name.eq_ignore_ascii_case(b"Variant")
+}
+
+/// Where the name and value of a tag line are, and where the line ends
+/// (after its line end).
+pub(super) struct TagLine {
+    pub(super) name: std::ops::Range<usize>,
+    pub(super) value: std::ops::Range<usize>,
+    pub(super) end: usize,
+}
+
+/// The tag line at `text[i..]`, a line's start, if it is written as the
+/// writer writes tags (`[Name "value"]` with one space, no escape, then
+/// the line end), its value NFC (ASCII, or valid UTF-8 when `utf8`), and
+/// its name of no meaning to the reader. The quotes come from the index.
+#[inline]
+pub(super) fn plain_tag_line(
+    h: Held<'_>,
+    text: &[u8],
+    from: u64,
+    i: usize,
+    utf8: bool,
+) -> Option<TagLine> {
+    use super::index::Classes;
+    if text.get(i) != Some(&b'[') {
+        return None;
+    }
+    let name_end = i
+        + 1
+        + text[i + 1..]
+            .iter()
+            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))?;
+    if name_end == i + 1 || text.get(name_end..name_end + 2) != Some(b" \"") {
+        return None;
+    }
+    let value = name_end + 2;
+    let at = |k: usize| from + k as u64;
+    let close = (h
+        .index
+        .find(Classes::QUOTE.or(Classes::LF), at(value), h.index.end())?
+        - from) as usize;
+    if text.get(close..close + 3) != Some(b"\"]\n") {
+        return None;
+    }
+    let v = &text[value..close];
+    // (Values are short: a loop, not a vectorised search, is the quicker.)
+    if v.contains(&b'\\') || is_meaningful_tag(&text[i + 1..name_end]) {
+        return None;
+    }
+    if h.index
+        .find(Classes::NON_ASCII, at(value), at(close))
+        .is_some()
+    {
+        let s = std::str::from_utf8(v).ok().filter(|_| utf8)?;
+        if unicode_normalization::is_nfc_quick(s.chars())
+            != unicode_normalization::IsNormalized::Yes
+        {
+            return None;
+        }
+    }
+    Some(TagLine {
+        name: i + 1..name_end,
+        value: value..close,
+        end: close + 3,
+    })
+}
+
+/// Where byte `offset` of the NFC form `value` of a tag value is in the
+/// value as written, `raw` (the same when the value needed no folding).
+pub(super) fn byte_in_value(raw: &str, value: &str, offset: usize) -> usize {
+    if raw.len() == value.len() {
+        return offset.min(raw.len());
+    }
+    // Characters before the offset, counted in the written value.
+    let chars = value[..offset.min(value.len())].chars().count();
+    raw.char_indices().nth(chars).map_or(raw.len(), |(i, _)| i)
+}
