@@ -65,7 +65,7 @@ for f in "$MIXED" "$REAL" "$ANNOTATED" "$ASCII"; do
     keep=$(millions /dev/null "$BIN" --jobs 1 "${KEEP[@]}" "$f")
     custom=$(millions /dev/null "$CUSTOM" < "$f")
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$DIR/threads.out" \
-        "$BIN" --jobs 2 "$f" > /dev/null 2>&1
+        "$BIN" --jobs 2 "$f" > /dev/null 2>&1 || true
     printf '%-10s %10s %9s %10s %6s | %8s %8s %8s %8s | %s\n' "$shape" "$filter" \
         "$(awk -v m="$filter" -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.1f", m * 1e6 / b }')" \
         "$copy" "$(ratio "$filter" "$copy")" \

@@ -22,6 +22,15 @@ pub struct Cuts {
     pub games: u64,
     /// Games left out of the pieces, as the filter would leave them out.
     pub left_out: LeftOutCounts,
+    /// Games the filter leaves out that are in the pieces all the same:
+    /// without them, the game before would read otherwise. Each starts
+    /// mid-line, or follows a game without a result, or the game after it
+    /// starts mid-line (a game whose moves went on after one left out
+    /// would take the next game's moves). The pieces' filters leave out
+    /// those they can tell apart (a game not selected; a duplicate of a
+    /// game in the same piece); another duplicate is written there, one
+    /// game more than one run writes.
+    pub kept: LeftOutCounts,
     /// Pieces written (one more than the NUL bytes written).
     pub pieces: u64,
     /// Bytes written, NUL bytes left out.
@@ -85,6 +94,7 @@ pub fn cut_at_games(
     let report = filter.run_with_rejects(input, &mut io::sink(), Some(&mut pieces), &mut |_| {})?;
     let mut cuts = pieces.cuts;
     cuts.left_out = report.left_out;
+    cuts.kept = filter.gate.kept;
     cuts.pieces += u64::from(cuts.bytes > 0);
     Ok(cuts)
 }

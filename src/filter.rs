@@ -687,8 +687,15 @@ impl Filter {
     /// one question: is it left out (by a pass, or as a duplicate), does it
     /// go aside as read, is it the last `--stop-after` lets through?
     /// `result` is the result line written, `at` where its first byte is,
-    /// `before` the counts of the games before it.
-    pub(crate) fn verdict(&mut self, result: Outcome, at: (u64, u64), before: &Report) -> Verdict {
+    /// `before` the counts of the games before it, `removable` whether the
+    /// games beside it read the same without it.
+    pub(crate) fn verdict(
+        &mut self,
+        result: Outcome,
+        at: (u64, u64),
+        before: &Report,
+        removable: bool,
+    ) -> Verdict {
         let Filter {
             chain,
             cx,
@@ -711,7 +718,7 @@ impl Filter {
                 .map(|d| d.key(gate.result_counts(result))),
             _ => None,
         };
-        let v = gate.verdict(cx, key, at, &writer.file, before);
+        let v = gate.verdict(cx, key, at, &writer.file, before, removable);
         if let Some(verify) = &mut chain.verify {
             let left_out = v.left_out.is_some();
             verify.pass.game_verdict(cx, left_out);

@@ -14,7 +14,7 @@
 //! through, so the answers are the same.
 
 use crate::diag::{Diagnostic, DiagnosticKind, Severity};
-use crate::filter::Report;
+use crate::filter::{LeftOutCounts, Report};
 use crate::grammar::model::Outcome;
 use crate::passes::{Context, LeftOut};
 use std::collections::HashMap;
@@ -130,6 +130,9 @@ pub(crate) struct Gate {
     /// `--cut`: a game that would be written is rejected instead, so that
     /// its bytes, as read, go to the pieces.
     pub cut: bool,
+    /// `--cut`: the games left out that went to the pieces all the same,
+    /// since leaving them out would change how the games beside them read.
+    pub kept: LeftOutCounts,
 }
 
 /// What becomes of a game that ends: see [`crate::Filter`]'s `verdict`.
@@ -160,7 +163,9 @@ impl Gate {
     /// The verdict on a game that ends, its passes run: `key` is its
     /// `--dedup` key, `at` the line and column of its first byte, `file`
     /// its input's name; `before` the counts of the games before it in
-    /// this run (a worker's note, for the merger).
+    /// this run (a worker's note, for the merger); `removable`, whether
+    /// the games beside it read the same without it (see
+    /// [`crate::Cuts::kept`]).
     pub fn verdict(
         &mut self,
         cx: &mut Context,
@@ -168,6 +173,7 @@ impl Gate {
         at: (u64, u64),
         file: &str,
         before: &Report,
+        removable: bool,
     ) -> Verdict {
         let rejected = cx.has_error();
         let left_out = cx.left_out().filter(|_| !rejected);
@@ -185,8 +191,14 @@ impl Gate {
         if writable && self.orders() {
             self.admit(&mut v, key, at, file);
         }
-        if self.cut && v.left_out.is_none() && !rejected {
-            cx.error(cx.game_start, "cut here");
+        if self.cut && !rejected {
+            if let (Some(reason), false) = (v.left_out, removable) {
+                self.kept.count(reason);
+                v = Verdict::default();
+            }
+            if v.left_out.is_none() {
+                cx.error(cx.game_start, "cut here");
+            }
         }
         v
     }

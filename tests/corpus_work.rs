@@ -676,11 +676,17 @@ fn cut_leaves_out_what_the_filter_leaves_out_and_the_pieces_filtered_apart_are_t
             let mut cut = Vec::new();
             let cuts =
                 cut_at_games(config(FilterBuilder::new()), &input[..], &mut cut, size).unwrap();
-            assert_eq!(cuts.left_out, whole.report.left_out, "{name}");
+            let mut left_out = cuts.left_out;
+            left_out.add(&cuts.kept);
+            assert_eq!(left_out, whole.report.left_out, "{name}");
             let pieces: Vec<&[u8]> = cut.split(|&b| b == 0).collect();
             assert_eq!(cuts.pieces as usize, pieces.len());
-            // Filtered apart, with the options or without.
-            for again in [config, (|b| b) as Config] {
+            // Filtered apart, with the options or without (then the games
+            // the cut kept are written).
+            for (again, kept) in [
+                (config, cuts.kept.duplicates),
+                ((|b| b) as Config, cuts.kept.total()),
+            ] {
                 let (mut out, mut rejects, mut read) = (Vec::new(), Vec::new(), 0);
                 for p in &pieces {
                     let r = run_one(&mut again(FilterBuilder::new()).build(), p);
@@ -688,7 +694,13 @@ fn cut_leaves_out_what_the_filter_leaves_out_and_the_pieces_filtered_apart_are_t
                     rejects.extend(r.rejects);
                     read += r.report.games_read;
                 }
-                assert!(out == whole.out, "{name}: cut at {size}");
+                if kept == 0 {
+                    assert!(out == whole.out, "{name}: cut at {size}");
+                } else {
+                    // The options leave them out of that output.
+                    let again = run_one(&mut config(FilterBuilder::new()).build(), &out);
+                    assert!(again.out == whole.out, "{name}: cut at {size}, again");
+                }
                 assert!(rejects == whole.rejects, "{name}: cut at {size}");
                 assert_eq!(
                     read + cuts.left_out.total(),
@@ -698,6 +710,32 @@ fn cut_leaves_out_what_the_filter_leaves_out_and_the_pieces_filtered_apart_are_t
             }
         }
     }
+}
+
+#[test]
+fn cut_keeps_a_duplicate_whose_removal_would_join_the_games_beside_it() {
+    let first = "[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+    // No result: a game that begins with a move, right after it, would be
+    // read as its moves.
+    let open = "[Variant \"C'escacs\"]\n[Event \"a\"]\n1. E7-E13, E21-E15\n";
+    let tagless = "1. E7-E13:\n*\n";
+    let input = format!("{first}{open}{first}{tagless}");
+    let dedup = || FilterBuilder::new().dedup(true);
+    let whole = run_one(&mut dedup().build(), input.as_bytes());
+    let r = whole.report;
+    assert_eq!((r.games_written, r.left_out.duplicates), (3, 1));
+    let mut cut = Vec::new();
+    let cuts = cut_at_games(dedup(), input.as_bytes(), &mut cut, 1).unwrap();
+    assert_eq!((cuts.left_out.duplicates, cuts.kept.duplicates), (0, 1));
+    let pieces: Vec<&[u8]> = cut.split(|&b| b == 0).collect();
+    assert_eq!(pieces.concat(), input.as_bytes());
+    // The pieces write it; --dedup over their output leaves it out again.
+    let mut out = Vec::new();
+    for p in pieces {
+        out.extend(run_one(&mut dedup().build(), p).out);
+    }
+    assert_ne!(out, whole.out);
+    assert_eq!(run_one(&mut dedup().build(), &out).out, whole.out);
 }
 
 // ───────────────────────────── the command line ─────────────────────────────

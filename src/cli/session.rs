@@ -291,7 +291,7 @@ impl<'c> Session<'c> {
     /// A compressed input is cut decompressed.
     pub fn cut_or_skip(&mut self, path: &Path, out: &mut dyn Write, size: u64) -> io::Result<()> {
         let opened = self.open(path, &ProgressBar::hidden());
-        let Some((_, input, _)) = self.skip_unreadable(opened)? else {
+        let Some((name, input, _)) = self.skip_unreadable(opened)? else {
             return Ok(());
         };
         let mut out = Separated {
@@ -307,6 +307,24 @@ impl<'c> Session<'c> {
         self.total.games_read += cuts.games + cuts.left_out.total();
         self.total.games_written += cuts.games;
         self.total.left_out.add(&cuts.left_out);
+        if cuts.kept.duplicates > 0 && !self.cli.quiet {
+            say!(
+                "ctlpgn-filter: {name}: {n} {d} kept in the pieces: without {them}, the games \
+                 beside {them} would read otherwise (a game without a result before, or games \
+                 sharing a line); filter the pieces' output with --dedup again to leave {them} out",
+                n = cuts.kept.duplicates,
+                d = if cuts.kept.duplicates == 1 {
+                    "duplicate"
+                } else {
+                    "duplicates"
+                },
+                them = if cuts.kept.duplicates == 1 {
+                    "it"
+                } else {
+                    "them"
+                },
+            );
+        }
         Ok(())
     }
 

@@ -3,6 +3,7 @@
 //! bytes exactly as read.
 
 use super::scan::Mode;
+use super::tokens::is_blank;
 use super::{Held, Reading, Resume, Stop, Until};
 use crate::diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 use crate::filter::Report;
@@ -54,6 +55,30 @@ pub(super) enum Opens {
     Aside,
 }
 
+/// How a game stands, to the game-start rule: what may start the next.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Standing {
+    /// A game is under way (none: anything starts one).
+    pub open: bool,
+    pub past_tags: bool,
+    /// A result, or a last move marked `:` or `#`.
+    pub ended: bool,
+    pub has_result: bool,
+}
+
+impl Standing {
+    /// Does a token of kind `opens` start a game after this one?
+    pub fn starts(self, opens: Opens) -> bool {
+        !self.open
+            || match opens {
+                Opens::Tag => self.past_tags || self.ended,
+                Opens::Movetext => self.ended,
+                Opens::Result => self.has_result,
+                Opens::Aside => false,
+            }
+    }
+}
+
 /// The places of a game that a diagnostic made later may point at.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Marks {
@@ -74,6 +99,10 @@ pub(super) struct Game {
     /// Its first byte, and the start of that byte's line.
     pub start: Pos,
     pub start_line: u64,
+    /// Its first byte begins a line (but for blanks).
+    pub starts_line: bool,
+    /// How the last game not left out before it stood when it ended.
+    pub kept_before: Standing,
     /// Anything but tags and comments was read: a tag now starts a new game.
     pub past_tags: bool,
     pub has_tags: bool,
@@ -195,22 +224,16 @@ impl Reading<'_> {
     /// joined without a final newline look so. Returns `false` when reading
     /// stops here instead: a boundary asked for ([`Until::Boundary`]).
     pub(super) fn game_at(&mut self, h: Held<'_>, opens: Opens, at: u64) -> io::Result<bool> {
-        let g = &self.game;
-        let ended = self.movetext.ended();
-        let starts = !g.open
-            || match opens {
-                Opens::Tag => g.past_tags || ended,
-                Opens::Movetext => ended,
-                Opens::Result => self.movetext.result.is_some(),
-                Opens::Aside => false,
-            };
-        if !starts {
+        let now = self.standing();
+        if !now.starts(opens) {
             return Ok(true);
         }
+        let g = &self.game;
         let joined =
-            g.open && ended && opens != Opens::Result && g.movetext_line == self.places.line;
+            g.open && now.ended && opens != Opens::Result && g.movetext_line == self.places.line;
+        let starts_line = self.starts_line(h, at);
         if self.game.open {
-            self.finish_game(h, at)?;
+            self.finish_game(h, at, Some((opens, starts_line)))?;
         }
         if let Until::Boundary { is_boundary, .. } = self.io.until {
             if is_boundary(at) {
@@ -219,6 +242,7 @@ impl Reading<'_> {
             }
         }
         self.begin_game(at);
+        self.game.starts_line = starts_line;
         if joined {
             let pos = self.game.start;
             self.f.cx.warn(
@@ -244,6 +268,7 @@ impl Reading<'_> {
             start_line: self.places.line_start,
             raw,
             keep_raw: self.game.keep_raw,
+            kept_before: self.game.kept_before,
             ..Game::default()
         };
         self.game.raw.clear();
@@ -271,12 +296,35 @@ impl Reading<'_> {
         self.release_held_comments(h);
     }
 
+    /// Does stream offset `at`, on the line being read, begin that line
+    /// (but for blanks)?
+    fn starts_line(&self, h: Held<'_>, at: u64) -> bool {
+        let line = self.places.line_start;
+        at == line || (line < at && h.holds(line) && h.slice(line, at).iter().all(|&b| is_blank(b)))
+    }
+
+    /// How the game under way stands, to the game-start rule.
+    fn standing(&self) -> Standing {
+        Standing {
+            open: self.game.open,
+            past_tags: self.game.past_tags,
+            ended: self.movetext.ended(),
+            has_result: self.movetext.result.is_some(),
+        }
+    }
+
     /// Ends the game under way at stream offset `end`, where the next one
-    /// starts or the input ends: checks what only the whole game shows,
-    /// writes or rejects it, and hands its diagnostics on.
+    /// starts (`next`: its first token's kind, and whether it begins a
+    /// line) or the input ends (`None`): checks what only the whole game
+    /// shows, writes or rejects it, and hands its diagnostics on.
     #[cold]
     #[inline(never)]
-    pub(super) fn finish_game(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
+    pub(super) fn finish_game(
+        &mut self,
+        h: Held<'_>,
+        end: u64,
+        next: Option<(Opens, bool)>,
+    ) -> io::Result<()> {
         self.flush_pending(h);
         if !self.game.open {
             return Ok(());
@@ -342,9 +390,18 @@ impl Reading<'_> {
         };
         self.place(h);
         let column = self.places.column_of(h, self.game.kept(), start.offset);
+        // Left out of `--cut`'s pieces, would it leave the games beside it
+        // reading as they do? It and the next begin lines, and the next
+        // would begin a game after the last game kept.
+        let before = self.game.kept_before;
+        let removable =
+            self.game.starts_line && next.is_none_or(|(opens, line)| line && before.starts(opens));
         let verdict = self
             .f
-            .verdict(result, (start.line, column), &self.io.report);
+            .verdict(result, (start.line, column), &self.io.report, removable);
+        if verdict.left_out.is_none() {
+            self.game.kept_before = self.standing();
+        }
         if let (true, Some(aside)) = (verdict.aside, self.io.aside.as_mut()) {
             write_game(*aside, &self.game.raw, h, start.offset, end)?;
         }
@@ -450,7 +507,7 @@ impl Reading<'_> {
             return Ok(again);
         }
         let end = self.at;
-        self.finish_game(h, end)?;
+        self.finish_game(h, end, None)?;
         Ok(Ok(self.io.stop.unwrap_or(Stop::End)))
     }
 }

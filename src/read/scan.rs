@@ -250,7 +250,7 @@ impl Reading<'_> {
         let Some(again) = self.scan.read_again.take() else {
             return Ok(None);
         };
-        self.finish_game(h, again.tag)?;
+        self.finish_game(h, again.tag, Some((Opens::Tag, again.tag == again.at)))?;
         self.scan.mode = Mode::Tokens;
         self.game.depth = 0;
         self.at = again.at;

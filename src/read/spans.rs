@@ -428,33 +428,3 @@ pub(super) fn plain_after(text: &[u8], mut i: usize) -> bool {
         }
     }
 }
-
-#[cfg(test)]
-mod probe {
-    #[test]
-    #[ignore]
-    fn probe_move_line_cost() {
-        let text = b"12. K14*EP15, GT22-H12\n13. E7-E13, NE3-G13\n".repeat(1000);
-        let mut n = 0usize;
-        for _ in 0..10 {
-            let mut i = 0;
-            while let Some(l) = super::Window::on(&text, i, super::move_line_at) {
-                n += l.number as usize;
-                i += l.len;
-            }
-        }
-        assert!(n > 0);
-    }
-
-    #[test]
-    #[ignore]
-    fn probe_write_move_cost() {
-        let p = crate::grammar::half_move::parse(b"JE11*A23").unwrap();
-        let mv = crate::HalfMove::new(1, crate::Side::White, p.action, p.check);
-        let mut out = Vec::with_capacity(1 << 20);
-        for _ in 0..20_000 {
-            mv.write_move(&mut out);
-        }
-        assert!(out.len() > 100);
-    }
-}
