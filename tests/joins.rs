@@ -97,6 +97,35 @@ fn joins_read_the_same_in_jobs_chunks_and_cut_pieces() {
 }
 
 #[test]
+fn a_joined_game_read_again_across_chunks_keeps_its_warning() {
+    // A chunk starts at the second Variant tag, but no game does: the game
+    // it is in is read again from its start, on its line.
+    let input = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*[Variant \"C'escacs\"]\n\
+        [Event \"x\"]\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+    let (whole, messages, report) = filter(input);
+    assert!(messages.iter().any(|m| m == JOINED), "{messages:?}");
+    for chunk in [1, 13] {
+        let (mut out, mut parallel_messages) = (Vec::new(), Vec::new());
+        let parallel = run_parallel(
+            &Filter::default,
+            &input[..],
+            2,
+            chunk,
+            &mut out,
+            None,
+            &mut |d: &Diagnostic| parallel_messages.push(d.message.clone()),
+        )
+        .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), whole, "chunks of {chunk}");
+        assert_eq!(
+            (parallel, &parallel_messages),
+            (report, &messages),
+            "chunks of {chunk}"
+        );
+    }
+}
+
+#[test]
 fn the_real_games_joined_by_cat_come_out_as_the_files_one_by_one() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut files: Vec<_> = std::fs::read_dir(&dir)

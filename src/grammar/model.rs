@@ -154,6 +154,24 @@ pub enum Sep {
     AtAt,
 }
 
+impl Sep {
+    /// As the pass "ascii" writes it: `-` for any dash, `*` for `×`.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Dash, Sep};
+    /// assert_eq!(Sep::Move(Dash('\u{2013}')).ascii(), Sep::Move(Dash::ASCII));
+    /// assert_eq!(Sep::Capture { times: true }.ascii(), Sep::Capture { times: false });
+    /// assert_eq!(Sep::AtAt.ascii(), Sep::AtAt);
+    /// ```
+    pub fn ascii(self) -> Sep {
+        match self {
+            Sep::Move(_) => Sep::Move(Dash::ASCII),
+            Sep::Capture { .. } => Sep::Capture { times: false },
+            Sep::At | Sep::AtAt => self,
+        }
+    }
+}
+
 /// Dashes accepted for a move; the ASCII pass turns them all into `-`.
 ///
 /// ```
@@ -325,6 +343,16 @@ impl Action {
         match self {
             Action::Move { sep, .. } => Some(*sep),
             _ => None,
+        }
+    }
+
+    /// Its separator in ASCII ([`Sep::ascii`]; a castling's dash `-`).
+    #[inline]
+    pub(crate) fn respell_ascii(&mut self) {
+        match self {
+            Action::Move { sep, .. } => *sep = sep.ascii(),
+            Action::Castling { dash, .. } => *dash = Dash::ASCII,
+            Action::ForcedPromotion { .. } => {}
         }
     }
 

@@ -1,7 +1,7 @@
 //! Pass "ascii": Unicode hyphens and × to ASCII.
 
 use crate::grammar::half_move::Traits;
-use crate::grammar::model::{Action, Dash, HalfMove, Sep};
+use crate::grammar::model::HalfMove;
 use crate::passes::{Context, Flow, Interest, Pass};
 
 /// Writes every dash as `-` and `×` as `*`.
@@ -22,16 +22,12 @@ impl Pass for AsciiSeparators {
         Interest::moves_with(Traits::UNICODE_SEPARATOR)
     }
 
+    fn only_respells_separators(&self) -> bool {
+        true
+    }
+
     fn half_move(&mut self, mv: &mut HalfMove, _cx: &mut Context) -> Flow {
-        match &mut mv.action {
-            Action::Move { sep, .. } => match sep {
-                Sep::Move(d) => *d = Dash::ASCII,
-                Sep::Capture { times } => *times = false,
-                Sep::At | Sep::AtAt => {}
-            },
-            Action::Castling { dash, .. } => *dash = Dash::ASCII,
-            Action::ForcedPromotion { .. } => {}
-        }
+        mv.action.respell_ascii();
         Flow::Keep
     }
 }

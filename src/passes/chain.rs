@@ -375,6 +375,18 @@ pub trait Pass: Send {
         Interest::ALL
     }
 
+    /// Whether all it does to a half-move it is handed for
+    /// [`Traits::UNICODE_SEPARATOR`] alone (through
+    /// [`Interest::moves_with`]) is write its separator in ASCII, `-` or
+    /// `*` ([`Sep::ascii`]), as the built-in pass "ascii" does. The reader
+    /// then does so itself, without making a [`HalfMove`] for the pass.
+    /// (A pass that wants [`Interest::MOVES`] is handed every move.)
+    ///
+    /// [`Sep::ascii`]: crate::Sep::ascii
+    fn only_respells_separators(&self) -> bool {
+        false
+    }
+
     /// Items this pass drops whatever they hold ([`Interest::COMMENTS`],
     /// [`Interest::VARIATIONS`]): the reader then skips them unread, and no
     /// pass sees them.
@@ -448,6 +460,11 @@ pub(crate) struct Chain {
     pub extra: Vec<Slot<Box<dyn Pass>>>,
     /// What any pass wants of the game being read.
     pub wanted: Interest,
+    /// The same, but for the half-moves a pass only respells
+    /// ([`Pass::only_respells_separators`]).
+    pub needed: Interest,
+    /// A pass respells the separators of the half-moves that need nothing else.
+    pub respells: bool,
 }
 
 /// Runs `$body` with `$p` bound to each pass of the chain in order and `$w`
@@ -535,13 +552,23 @@ impl Chain {
 
     /// Asks each pass what it wants of the game.
     fn ask_interest(&mut self, cx: &Context) {
-        let mut wanted = Interest::NONE;
+        let (mut wanted, mut needed, mut respells) = (Interest::NONE, Interest::NONE, false);
+        let respelled = Interest::moves_with(Traits::UNICODE_SEPARATOR);
+        let mut note = |wants: Interest, only_respells: bool| {
+            wanted = wanted | wants;
+            if only_respells && !wants.contains(Interest::MOVES) {
+                respells |= wants.contains(respelled);
+                needed = needed | Interest(wants.0 & !respelled.0);
+            } else {
+                needed = needed | wants;
+            }
+        };
         let c = &mut *self;
         macro_rules! ask {
             ($slot:expr) => {
                 if let Some(s) = $slot.as_mut() {
                     s.wants = s.pass.interest(cx);
-                    wanted = wanted | s.wants;
+                    note(s.wants, s.pass.only_respells_separators());
                 }
             };
         }
@@ -554,10 +581,9 @@ impl Chain {
         ask!(c.verify);
         ask!(c.select);
         for s in &mut c.extra {
-            s.wants = s.pass.interest(cx);
-            wanted = wanted | s.wants;
+            ask!(Some(&mut *s));
         }
-        self.wanted = wanted;
+        (self.wanted, self.needed, self.respells) = (wanted, needed, respells);
     }
 
     /// Hands a tag to the passes that want it: every pass when it
@@ -581,6 +607,22 @@ impl Chain {
     #[inline]
     pub fn wants_move(&self, traits: Traits) -> bool {
         self.wanted.takes_move(traits)
+    }
+
+    /// Does a pass want a half-move with these traits for more than its
+    /// separator respelled ([`Pass::only_respells_separators`])?
+    #[inline]
+    pub fn needs_move(&self, traits: Traits) -> bool {
+        self.needed.takes_move(traits)
+    }
+
+    /// Is the separator of a half-move with these traits, which no pass
+    /// needs, to be respelled in ASCII ([`Sep::ascii`])?
+    ///
+    /// [`Sep::ascii`]: crate::Sep::ascii
+    #[inline]
+    pub fn respells(&self, traits: Traits) -> bool {
+        self.respells && traits.intersects(Traits::UNICODE_SEPARATOR)
     }
 
     /// Hands a half-move to the passes that want one with these traits.

@@ -101,6 +101,10 @@ pub(super) struct Game {
     pub start_line: u64,
     /// Its first byte begins a line (but for blanks).
     pub starts_line: bool,
+    /// It starts on the line where the game before it ended, after its
+    /// end (before a game is open: the next game does, as a reader
+    /// resumed at one learns from [`Resume`]).
+    pub joined: bool,
     /// How the last game not left out before it stood when it ended.
     pub kept_before: Standing,
     /// Anything but tags and comments was read: a tag now starts a new game.
@@ -229,8 +233,11 @@ impl Reading<'_> {
             return Ok(true);
         }
         let g = &self.game;
-        let joined =
-            g.open && now.ended && opens != Opens::Result && g.movetext_line == self.places.line;
+        let joined = if g.open {
+            now.ended && opens != Opens::Result && g.movetext_line == self.places.line
+        } else {
+            g.joined
+        };
         let starts_line = self.starts_line(h, at);
         if self.game.open {
             self.finish_game(h, at, Some((opens, starts_line)))?;
@@ -243,6 +250,7 @@ impl Reading<'_> {
         }
         self.begin_game(at);
         self.game.starts_line = starts_line;
+        self.game.joined = joined;
         if joined {
             let pos = self.game.start;
             self.f.cx.warn(
@@ -493,12 +501,14 @@ impl Reading<'_> {
                     line: g.start.line,
                     line_start: g.start_line,
                     at: g.start.offset,
+                    joined: g.joined,
                 }
             } else {
                 Resume {
                     line: self.places.line,
                     line_start: self.places.line_start,
                     at: self.at,
+                    joined: false,
                 }
             };
             return Ok(Ok(Stop::Unfinished(resume)));

@@ -85,6 +85,8 @@ pub(crate) struct Resume {
     pub line: u64,
     pub line_start: u64,
     pub at: u64,
+    /// The game at `at` starts on the line where the one before ended.
+    pub joined: bool,
 }
 
 impl From<Origin> for Resume {
@@ -94,6 +96,7 @@ impl From<Origin> for Resume {
             line: origin.line + 1,
             line_start: origin.byte,
             at: origin.byte,
+            joined: false,
         }
     }
 }
@@ -204,6 +207,8 @@ impl<'f, R: Read> Reader<'f, R> {
         // Split variation games report at places long read: keep the game.
         let keep_raw = rejects.is_some() || aside.is_some() || f.writer.splits();
         let index = Index::new(f.index_impl);
+        let mut game = Game::new(keep_raw);
+        game.joined = resume.joined;
         Reader {
             input: Input::new(src, resume.line_start),
             index,
@@ -212,7 +217,7 @@ impl<'f, R: Read> Reader<'f, R> {
                 at: resume.at,
                 places: Places::new(resume.line, resume.line_start),
                 scan: Scan::new(skip_comments, skip_variations),
-                game: Game::new(keep_raw),
+                game,
                 movetext: Movetext::default(),
                 moves: Moves::default(),
                 asides: Asides::default(),

@@ -257,7 +257,7 @@ impl Reading<'_> {
             let mate = p.mv.check == Some(Check::Mate);
             self.main_line_move_read(p.mv.side, p.mv.pos, p.mv.end, mate);
         }
-        if self.f.chain.wants_move(p.traits) && self.chain_half_move(h, &mut p) == Flow::Drop {
+        if self.through_passes(h, &mut p) == Flow::Drop {
             return;
         }
         if self.f.cx.has_error() {
@@ -282,7 +282,26 @@ impl Reading<'_> {
         self.f.writer.half_move(&p.mv, self.game.depth, text);
     }
 
-    /// The chain's part of [`Reading::pass_half_move`], for the half-moves
+    /// Hands a half-move to the passes that want it, or, when all they
+    /// would do is write its separator in ASCII, does so itself.
+    #[inline]
+    pub(super) fn through_passes(&mut self, h: Held<'_>, p: &mut Pending) -> Flow {
+        let chain = &self.f.chain;
+        if !chain.wants_move(p.traits) {
+            return Flow::Keep;
+        }
+        if p.mv.action.separator().is_some()
+            && !chain.needs_move(p.traits)
+            && chain.respells(p.traits)
+        {
+            p.mv.action.respell_ascii();
+            p.respell = true;
+            return Flow::Keep;
+        }
+        self.chain_half_move(h, p)
+    }
+
+    /// The chain's part of [`Reading::through_passes`], for the half-moves
     /// a pass wants.
     #[inline(never)]
     pub(super) fn chain_half_move(&mut self, h: Held<'_>, p: &mut Pending) -> Flow {
@@ -292,9 +311,11 @@ impl Reading<'_> {
         let flow = self.f.chain.half_move(&mut p.mv, p.traits, &mut self.f.cx);
         self.game.counts.ratings_dropped += rated - ratings(&p.mv);
         // The text as read is the move's as long as no pass changed it, or
-        // only its separator.
+        // only its separator, a Unicode one (found as its first character
+        // not ASCII).
         if p.mv.action != action || p.mv.check != check {
-            if p.mv.check == check && p.mv.action.same_but_separator(&action) {
+            let unicode = p.traits.intersects(Traits::UNICODE_SEPARATOR);
+            if unicode && p.mv.check == check && p.mv.action.same_but_separator(&action) {
                 p.respell = true;
             } else {
                 p.text = None;

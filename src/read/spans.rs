@@ -16,7 +16,7 @@ use super::tokens::*;
 use super::{Held, Reading};
 use crate::diag::Pos;
 use crate::grammar::half_move::{self, Traits, Window};
-use crate::grammar::model::{Check, HalfMove, Side, Text};
+use crate::grammar::model::{Check, HalfMove, Sep, Side, Text};
 use crate::grammar::token::decimal_at;
 use crate::passes::Flow;
 
@@ -46,6 +46,10 @@ impl Reading<'_> {
         let bare = self.f.writer.takes_spans()
             && !self.f.chain.wants_move(Traits::default())
             && !self.f.chain.wants_main_line();
+        let separators = Traits::UNICODE_SEPARATOR;
+        // A move whose separator is all the passes would change.
+        let respelled =
+            bare && self.f.chain.respells(separators) && !self.f.chain.needs_move(separators);
         let lines = bare && self.f.writer.takes_lines();
         if lines && from + i as u64 == self.places.line_start {
             i = self.move_lines(h, text, from, i);
@@ -97,6 +101,7 @@ impl Reading<'_> {
                         return i;
                     };
                     let canonical = p.traits == Traits::default();
+                    let respell = !canonical && respelled;
                     // `:` may end the move; then nothing that annotates a
                     // move may follow it on its line, for the tokenizer
                     // would hold the move for that.
@@ -106,13 +111,21 @@ impl Reading<'_> {
                         return i;
                     }
                     let at = from + i as u64;
-                    if bare && canonical {
+                    if bare && canonical || respell {
                         let mate = p.check == Some(Check::Mate);
                         let (number, side) = self.span_move(at, end, mate);
                         if !self.f.cx.has_error() {
                             let unknown = self.movetext.unknown_number;
                             let word = &text[i..i + len];
-                            self.f.writer.move_span(number, side, unknown, word, end);
+                            match p.action.separator().filter(|_| respell) {
+                                Some(sep) => {
+                                    let mut t = Text::default();
+                                    t.respelled(word, sep.ascii());
+                                    let word = t.as_bytes();
+                                    self.f.writer.move_span(number, side, unknown, word, end);
+                                }
+                                None => self.f.writer.move_span(number, side, unknown, word, end),
+                            }
                         }
                     } else {
                         let (number, side, _) = self.movetext.half_move();
@@ -184,6 +197,7 @@ impl Reading<'_> {
         let (mut pairs, mut first, mut last, mut black) = (0, 0, i, i);
         let mut alone = None;
         let end = from + text.len() as u64;
+
         while let Some(line) = move_line_at(&h.window(from + j as u64, end)) {
             let in_sequence = if pairs == 0 {
                 self.movetext.takes_pairs(line.number)
@@ -249,8 +263,13 @@ impl Reading<'_> {
         self.span_number(line.number, at(k));
         let moves = [Some(&line.white), line.black.as_ref()];
         let mut read: [Option<Pending>; 2] = [None, None];
+        // The separator each move is written with, when not as read.
+        let mut seps: [Option<Sep>; 2] = [None, None];
         let mut whole = true;
-        for (slot, m) in read.iter_mut().zip(moves) {
+        let separators = Traits::UNICODE_SEPARATOR;
+        let needed = self.f.chain.needs_move(separators);
+        let respells = self.f.chain.respells(separators);
+        for ((slot, sep), m) in read.iter_mut().zip(&mut seps).zip(moves) {
             let Some(m) = m else {
                 continue;
             };
@@ -260,6 +279,16 @@ impl Reading<'_> {
             let pos = self.places.pos(at(k + m.at));
             let p = &m.parsed;
             self.main_line_move_read(side, pos, end, p.check == Some(Check::Mate));
+            if !needed {
+                // All a pass would do to it is respell its separator.
+                let unicode = p.traits.intersects(separators);
+                *sep = p
+                    .action
+                    .separator()
+                    .filter(|_| respells && unicode)
+                    .map(Sep::ascii);
+                continue;
+            }
             let mut mv = HalfMove::new(number, side, p.action, p.check);
             mv.unknown_number = self.movetext.unknown_number;
             mv.end = end;
@@ -271,11 +300,12 @@ impl Reading<'_> {
                 text,
                 respell: false,
             };
-            if self.f.chain.wants_move(p.traits) && self.chain_half_move(h, &mut p) == Flow::Drop {
+            if self.through_passes(h, &mut p) == Flow::Drop {
                 whole = false;
                 continue;
             }
             whole &= p.text.is_some();
+            *sep = p.mv.action.separator().filter(|_| p.respell);
             *slot = Some(p);
         }
         self.game.movetext_line = self.places.line;
@@ -287,20 +317,7 @@ impl Reading<'_> {
             if whole {
                 // The line as read, each separator as its move now has it.
                 let mut t = Text::default();
-                let mut i = k;
-                for p in read.iter().flatten() {
-                    let (a, b) = p
-                        .text
-                        .map(|(a, b)| ((a - from) as usize, (b - from) as usize))
-                        .unwrap_or((i, i));
-                    t.push_slice(&text[i..a]);
-                    match p.mv.action.separator().filter(|_| p.respell) {
-                        Some(sep) => t.respelled(&text[a..b], sep),
-                        None => t.push_slice(&text[a..b]),
-                    }
-                    i = b;
-                }
-                t.push_slice(&text[i..end]);
+                line.respelled(&text[k..end], seps, &mut t);
                 self.f.writer.move_lines(t.as_bytes(), open);
             } else {
                 for p in read.iter().flatten() {
@@ -364,6 +381,25 @@ impl MoveLine {
     pub(super) fn mates(&self) -> bool {
         let last = self.black.as_ref().unwrap_or(&self.white);
         last.parsed.check == Some(Check::Mate)
+    }
+
+    /// Its text, `line`, with the separators of its moves (White's,
+    /// Black's) Unicode as read and written `seps`, where given.
+    pub(super) fn respelled(&self, line: &[u8], seps: [Option<Sep>; 2], t: &mut Text) {
+        let mut i = 0;
+        for (m, sep) in [Some(&self.white), self.black.as_ref()]
+            .into_iter()
+            .zip(seps)
+        {
+            let (Some(m), Some(sep)) = (m, sep) else {
+                continue;
+            };
+            let (a, b) = (m.at, m.at + m.len);
+            t.push_slice(&line[i..a]);
+            t.respelled(&line[a..b], sep);
+            i = b;
+        }
+        t.push_slice(&line[i..]);
     }
 
     /// Its moves are canonical (none with a Unicode separator).
