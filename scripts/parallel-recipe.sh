@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's GNU parallel recipe, end to end: `--cut` pieces filtered by
 # parallel jobs must give the bytes one run gives, on input whose comments
-# quote games and whose comments are never closed, and on several files
-# that end without a newline. Needs GNU parallel.
+# quote games and whose comments are never closed, and on several files,
+# one with a comment never closed and two that end without a newline.
+# Needs GNU parallel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,7 @@ done > "$work/input.ctl-pgn"
 
 # The recipe (a job exits 1 when its piece has a rejected game: `|| true`).
 "$bin" --cut 64K "$work/input.ctl-pgn" |
-    parallel --pipe --recend '\0' --rrs -k --block 64K "$bin" > "$work/parallel" 2>/dev/null || true
+    parallel --pipe -N1 --recend '\0' --rrs -k "$bin" > "$work/parallel" 2>/dev/null || true
 
 if cmp -s "$work/one" "$work/parallel"; then
     echo "parallel recipe: same bytes as one run ($(wc -c < "$work/one") bytes written)"
@@ -30,23 +31,32 @@ else
     exit 1
 fi
 
-# Several files, two of them (the author's) without a final newline: cut
-# together and filtered by parallel jobs, or joined by `cat` and filtered
-# as one stream, they give the files' games filtered one by one.
+# Several files cut together: `-N1` hands each job one piece, so that no two
+# inputs are joined, even in blocks larger than the pieces (the first file's
+# comment is never closed: joined to the next file, it would read on into it).
+several=(corpus/errors/unclosed-comment-quoting-games.ctl-pgn corpus/real-*.ctl-pgn)
+"$bin" "${several[@]}" > "$work/several-one" 2>/dev/null || true
+"$bin" --cut 1K "${several[@]}" |
+    parallel --pipe -N1 --recend '\0' --rrs -k --block 64K "$bin" > "$work/several-parallel" 2>/dev/null || true
+if cmp -s "$work/several-one" "$work/several-parallel"; then
+    echo "parallel recipe: ${#several[@]} files cut together: the same bytes as one run"
+else
+    echo "parallel recipe: ${#several[@]} files cut together: output differs from one run" >&2
+    exit 1
+fi
+
+# The author's files, two of them without a final newline, joined by `cat`
+# and filtered as one stream: the files' games filtered one by one.
 real=(corpus/real-*.ctl-pgn)
 for f in "${real[@]}"; do "$bin" "$f" 2>/dev/null || true; done > "$work/real-one-by-one"
-"$bin" --cut 1K "${real[@]}" |
-    parallel --pipe --recend '\0' --rrs -k --block 1K "$bin" > "$work/real-parallel" 2>/dev/null || true
 cat "${real[@]}" | "$bin" > "$work/real-cat" 2>/dev/null || true
 games=$(grep -c '^\[Variant ' "$work/real-one-by-one")
-for way in parallel cat; do
-    if cmp -s "$work/real-one-by-one" "$work/real-$way"; then
-        echo "parallel recipe: ${#real[@]} files through $way: the same $games games as one by one"
-    else
-        echo "parallel recipe: ${#real[@]} files through $way: output differs from the files one by one" >&2
-        exit 1
-    fi
-done
+if cmp -s "$work/real-one-by-one" "$work/real-cat"; then
+    echo "parallel recipe: ${#real[@]} files through cat: the same $games games as one by one"
+else
+    echo "parallel recipe: ${#real[@]} files through cat: output differs from the files one by one" >&2
+    exit 1
+fi
 
 # What cutting at every `[Variant "` line does instead, for comparison.
 "$bin" --cut 64K "$work/input.ctl-pgn" | tr -d '\000' |

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """The README's Spark recipe, end to end, in Spark's local mode.
 
-`ctlpgn-filter --cut SIZE` cuts the input at true game starts, a NUL byte
-after each piece; Spark reads the pieces with NUL as the record delimiter
+`ctlpgn-filter --cut SIZE` cuts each input at true game starts into a
+pieces file of its own, a NUL byte after each piece; Spark reads the pieces
+files, in order, with NUL as the record delimiter
 (`textinputformat.record.delimiter`), pipes each partition through the
 binary (`rdd.pipe`), by absolute path and through the exit-status wrapper
-`sh -c 'BIN -q; test $? -le 1'`, and collects the partitions in order. The
-result must be the bytes of one run of the binary over the same input.
+`sh -c 'BIN -q; test $? -le 1'`, and collects the partitions in order. A
+partition joins the pieces it holds, and a Hadoop split never spans two
+files, so no two inputs are joined (one that ends inside a comment never
+closed would read otherwise). The result must be the bytes of one run of
+the binary over the same inputs.
 
 Needs Java 17 or later and PySpark (`pip install pyspark`). Usage:
 
@@ -14,7 +18,7 @@ Needs Java 17 or later and PySpark (`pip install pyspark`). Usage:
                                                  # files with rejected games, and
                                                  # the real games joined by `cat`
     scripts/spark-recipe.py --mb 200 --size 64M  # larger
-    scripts/spark-recipe.py FILE...              # your files, cut together
+    scripts/spark-recipe.py FILE...              # your files
 
 Prints what was run, the time it took, and the driver JVM's peak resident
 memory (on Linux); exits 1 if the bytes differ, or if the wrapper does not
@@ -104,11 +108,14 @@ def main():
         sys.exit(f"one run failed: exit {one.returncode}")
     one_bytes = open(os.path.join(work, "one"), "rb").read()
 
-    # Cut once, as the job's input.
-    pieces = os.path.join(work, "pieces")
-    with open(pieces, "wb") as out:
-        sh(binary, "--cut", args.size, *files, stdout=out)
-    n_pieces = open(pieces, "rb").read().count(b"\0") + 1
+    # Cut once, as the job's input: each input's pieces in a file of its own.
+    os.mkdir(os.path.join(work, "pieces"))
+    pieces = [os.path.join(work, "pieces", f"{i:05}") for i in range(len(files))]
+    n_pieces = 0
+    for f, p in zip(files, pieces):
+        with open(p, "wb") as out:
+            sh(binary, "--cut", args.size, f, stdout=out)
+        n_pieces += open(p, "rb").read().count(b"\0") + 1
 
     from pyspark import SparkConf, SparkContext
 
@@ -121,7 +128,7 @@ def main():
     started = time.monotonic()
     try:
         records = sc.newAPIHadoopFile(
-            pieces,
+            ",".join(pieces),
             "org.apache.hadoop.mapreduce.lib.input.TextInputFormat",
             "org.apache.hadoop.io.LongWritable",
             "org.apache.hadoop.io.Text",
