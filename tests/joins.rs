@@ -97,6 +97,19 @@ fn joins_read_the_same_in_jobs_chunks_and_cut_pieces() {
 }
 
 #[test]
+fn the_game_after_a_joined_one_on_a_line_of_its_own_is_not_joined() {
+    // The joined game's comment is never closed: reading starts again at
+    // the line inside it that starts a game, on a line of its own.
+    let input = b"[Variant \"C'escacs\"]\n1. E7-E13: *[Variant \"C'escacs\"] { never closed\n\
+        [Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+    let (_, messages, report) = filter(input);
+    // The joined game is rejected (its first error is all it says); the
+    // one read again is written, with no warning.
+    let r = (report.games_read, report.games_rejected, report.warnings);
+    assert_eq!(r, (3, 1, 0), "{messages:?}");
+}
+
+#[test]
 fn a_joined_game_read_again_across_chunks_keeps_its_warning() {
     // A chunk starts at the second Variant tag, but no game does: the game
     // it is in is read again from its start, on its line.

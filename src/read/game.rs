@@ -454,6 +454,8 @@ impl Reading<'_> {
         self.f.cx.offsets.clear();
         self.io.report.add(&counts);
         self.game.open = false;
+        // (Not open, it says whether the next game is joined: not known.)
+        self.game.joined = false;
         self.game.raw.clear();
         if (rejected || variations_failed > 0) && self.f.fail_fast || verdict.stop {
             self.io.stop = Some(Stop::FailFast);
