@@ -16,6 +16,23 @@ fn filter(input: &[u8]) -> (String, Vec<String>, Report) {
     (String::from_utf8(out).unwrap(), messages, report)
 }
 
+/// What two threads make of `input` in chunks of `chunk` bytes: output,
+/// messages, counts.
+fn in_chunks(input: &[u8], chunk: usize) -> (String, Vec<String>, Report) {
+    let (mut out, mut messages) = (Vec::new(), Vec::new());
+    let on_diagnostic = &mut |d: &Diagnostic| messages.push(d.message.clone());
+    let report = run_parallel(
+        &Filter::default,
+        input,
+        2,
+        chunk,
+        &mut out,
+        None,
+        on_diagnostic,
+    );
+    (String::from_utf8(out).unwrap(), messages, report.unwrap())
+}
+
 /// The output of each of `files` filtered alone, one after the other.
 fn one_by_one(files: &[Vec<u8>]) -> String {
     files.iter().map(|f| filter(f).0).collect()
@@ -72,22 +89,11 @@ fn joins_read_the_same_in_jobs_chunks_and_cut_pieces() {
         .flat_map(|(_, a, b)| [a, b].concat())
         .collect::<Vec<u8>>()
         .repeat(5);
-    let (whole, _, report) = filter(&input);
+    let whole = filter(&input);
     for chunk in [1, 13, 97] {
-        let mut out = Vec::new();
-        let parallel = run_parallel(
-            &Filter::default,
-            &input[..],
-            2,
-            chunk,
-            &mut out,
-            None,
-            &mut |_| {},
-        )
-        .unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), whole, "chunks of {chunk}");
-        assert_eq!(parallel, report, "chunks of {chunk}");
+        assert_eq!(in_chunks(&input, chunk), whole, "chunks of {chunk}");
     }
+    let whole = whole.0;
     for size in [1, 200] {
         let mut cut = Vec::new();
         cut_at_games(FilterBuilder::new(), &input[..], &mut cut, size).unwrap();
@@ -115,26 +121,10 @@ fn a_joined_game_read_again_across_chunks_keeps_its_warning() {
     // it is in is read again from its start, on its line.
     let input = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*[Variant \"C'escacs\"]\n\
         [Event \"x\"]\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
-    let (whole, messages, report) = filter(input);
-    assert!(messages.iter().any(|m| m == JOINED), "{messages:?}");
+    let whole = filter(input);
+    assert!(whole.1.iter().any(|m| m == JOINED), "{:?}", whole.1);
     for chunk in [1, 13] {
-        let (mut out, mut parallel_messages) = (Vec::new(), Vec::new());
-        let parallel = run_parallel(
-            &Filter::default,
-            &input[..],
-            2,
-            chunk,
-            &mut out,
-            None,
-            &mut |d: &Diagnostic| parallel_messages.push(d.message.clone()),
-        )
-        .unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), whole, "chunks of {chunk}");
-        assert_eq!(
-            (parallel, &parallel_messages),
-            (report, &messages),
-            "chunks of {chunk}"
-        );
+        assert_eq!(in_chunks(input, chunk), whole, "chunks of {chunk}");
     }
 }
 
