@@ -128,3 +128,25 @@ fn a_game_is_read_the_same_whatever_follows_it_on_its_line() {
         "[Variant \"C'escacs\"]\n1. F8-F12:\n*\n",
     );
 }
+
+#[test]
+fn a_redefine_after_a_comma_on_its_line_is_misplaced_on_either_path() {
+    // The comma is the line's movetext: the tag is an error in the game,
+    // not a new game, whether the comma is read as a span or as a token.
+    let input = format!("{GAME}1. E7-E13\n, [Redefine \"A@J\"] E21-E15:\n");
+    for spans in [true, false] {
+        let mut f = ctlpgn_filter::FilterBuilder::new().spans(spans).build();
+        let (_, diags, report) = f.filter_bytes(input.as_bytes());
+        assert_eq!(
+            (report.games_read, report.games_rejected),
+            (1, 1),
+            "spans {spans}"
+        );
+        assert!(
+            diags[0]
+                .message
+                .starts_with("a Redefine tag must come before"),
+            "{diags:?}"
+        );
+    }
+}

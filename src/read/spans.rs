@@ -80,7 +80,12 @@ impl Reading<'_> {
                         }
                     }
                 }
-                b',' if self.movetext.black_due() => i += 1,
+                b',' if self.movetext.black_due() => {
+                    // A movetext token, as the tokenizer reads it: a
+                    // Redefine after it on its line is misplaced.
+                    self.game.movetext_line = self.places.line;
+                    i += 1;
+                }
                 b'0'..=b'9' => {
                     // `N.`, the number that comes next, and not `N..`.
                     let Some((n, len)) = decimal_at(text, i, 9) else {
