@@ -625,6 +625,13 @@ impl Chain {
         self.respells && traits.intersects(Traits::UNICODE_SEPARATOR)
     }
 
+    /// Is all the passes would do to a half-move with these traits write
+    /// its separator in ASCII?
+    #[inline]
+    pub fn only_respells(&self, traits: Traits) -> bool {
+        self.respells(traits) && !self.needs_move(traits)
+    }
+
     /// Hands a half-move to the passes that want one with these traits.
     pub fn half_move(&mut self, mv: &mut HalfMove, traits: Traits, cx: &mut Context) -> Flow {
         each_pass!(

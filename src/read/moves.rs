@@ -290,10 +290,7 @@ impl Reading<'_> {
         if !chain.wants_move(p.traits) {
             return Flow::Keep;
         }
-        if p.mv.action.separator().is_some()
-            && !chain.needs_move(p.traits)
-            && chain.respells(p.traits)
-        {
+        if p.mv.action.separator().is_some() && chain.only_respells(p.traits) {
             p.mv.action.respell_ascii();
             p.respell = true;
             return Flow::Keep;

@@ -48,8 +48,7 @@ impl Reading<'_> {
             && !self.f.chain.wants_main_line();
         let separators = Traits::UNICODE_SEPARATOR;
         // A move whose separator is all the passes would change.
-        let respelled =
-            bare && self.f.chain.respells(separators) && !self.f.chain.needs_move(separators);
+        let respelled = bare && self.f.chain.only_respells(separators);
         let lines = bare && self.f.writer.takes_lines();
         if lines && from + i as u64 == self.places.line_start {
             i = self.move_lines(h, text, from, i);
