@@ -1,7 +1,6 @@
 //! The command line as a user meets it: files and stdin, `-o`, exit codes,
 //! the diagnostic format, pipes.
 
-use assert_cmd::Command;
 use std::io::{Read, Write};
 use std::process::Stdio;
 
@@ -9,9 +8,9 @@ const GOOD: &str = "[Variant \"C'escacs\"]\n1. E7‐E13, E21×E15:\n*\n";
 const GOOD_OUT: &str = "[Variant \"C'escacs\"]\n\n1. E7-E13, E21*E15:\n*\n\n";
 const BAD: &str = "[Variant \"C'escacs\"]\n1. E13xF16:\n*\n";
 
-fn cmd() -> Command {
-    Command::cargo_bin("ctlpgn-filter").unwrap()
-}
+mod support;
+
+use support::{binary, cmd};
 
 #[test]
 fn stdin_to_stdout() {
@@ -182,7 +181,7 @@ fn stats_prints_counts_per_file_then_the_summary() {
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_0() {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ctlpgn-filter"))
+    let mut child = binary()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -429,10 +428,9 @@ fn stderr_on_a_terminal(args: &[&str], env: &[(&str, &str)], input: &str) -> Str
     assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
     // SAFETY: both descriptors were just opened by openpty and are ours.
     let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
-    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("ctlpgn-filter"));
+    let mut command = binary();
     command
         .args(args)
-        .env_remove("NO_COLOR")
         .env("TERM", "xterm")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
@@ -480,6 +478,30 @@ fn no_color_and_term_dumb_turn_colour_off_in_auto() {
     // An empty NO_COLOR is as if unset (no-color.org).
     let empty = stderr_on_a_terminal(&[], &[("NO_COLOR", "")], BAD);
     assert!(empty.contains("\x1b[1;31merror"), "{empty:?}");
+}
+
+#[test]
+fn a_ci_log_is_coloured_even_when_term_is_dumb() {
+    // CI services set CI and TERM=dumb on a log that renders colour.
+    let ci = stderr_on_a_terminal(&[], &[("TERM", "dumb"), ("CI", "true")], BAD);
+    assert!(ci.contains("\x1b[1;31merror"), "{ci:?}");
+}
+
+#[test]
+fn clicolor_force_colours_a_pipe_and_no_color_wins_over_it() {
+    let forced = support::cmd()
+        .env("CLICOLOR_FORCE", "1")
+        .write_stdin(BAD)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&forced.stderr).contains("\x1b[1;31merror"));
+    let both = support::cmd()
+        .env("CLICOLOR_FORCE", "1")
+        .env("NO_COLOR", "1")
+        .write_stdin(BAD)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&both.stderr).contains('\x1b'));
 }
 
 #[test]

@@ -9,7 +9,6 @@
 
 mod support;
 
-use assert_cmd::Command;
 use ctlpgn_filter::{
     cut_at_games, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger, Origin,
     Pdtl, Report, Sinks, TagPattern,
@@ -20,9 +19,7 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn cmd() -> Command {
-    Command::cargo_bin("ctlpgn-filter").unwrap()
-}
+use support::cmd;
 
 // ───────────────────────────── the author's archive ─────────────────────────────
 

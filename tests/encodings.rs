@@ -2,6 +2,8 @@
 //! xz, bzip2), from a file and from standard input, in folders, with each
 //! option that writes files; UTF-16 text; Latin-1 and Windows-1252 text.
 
+mod support;
+
 use assert_cmd::Command;
 use std::fs;
 use std::io::Write;
@@ -11,7 +13,7 @@ const GOOD_OUT: &str = "[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n";
 const BAD: &str = "[Variant \"C'escacs\"]\n1. E13xF16:\n*\n";
 
 fn cmd() -> Command {
-    let mut c = Command::cargo_bin("ctlpgn-filter").unwrap();
+    let mut c = support::cmd();
     c.timeout(std::time::Duration::from_secs(60));
     c
 }

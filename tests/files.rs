@@ -6,6 +6,8 @@
 //! Unix only, as the command's file handling is. No test here opens
 //! `/dev/null`: a bug would replace the machine's own.
 
+mod support;
+
 use assert_cmd::Command;
 use std::ffi::CString;
 use std::fs;
@@ -27,14 +29,12 @@ const BAD: &str = "[Variant \"C'escacs\"]\n1. E13xF16:\n*\n";
 const PATIENCE: Duration = Duration::from_secs(20);
 
 fn cmd() -> Command {
-    let mut c = Command::cargo_bin("ctlpgn-filter").unwrap();
+    let mut c = support::cmd();
     c.timeout(PATIENCE);
     c
 }
 
-fn bin() -> std::process::Command {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("ctlpgn-filter"))
-}
+use support::binary as bin;
 
 fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -4,8 +4,8 @@
 //! its square. A file of its own: a child's peak RSS starts from its
 //! parent's, which other tests' large outputs would raise.
 
-#[path = "support/child.rs"]
-mod child;
+mod support;
+use support::child;
 #[path = "../examples/support/hostile.rs"]
 mod hostile;
 

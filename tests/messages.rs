@@ -249,8 +249,7 @@ fn the_cap_is_per_input_and_the_rejects_file_gets_every_game() {
     std::fs::write(&a, standard_chess_games(12)).unwrap();
     std::fs::write(&b, standard_chess_games(11)).unwrap();
     let rejects = dir.path().join("rejects.txt");
-    let out = assert_cmd::Command::cargo_bin("ctlpgn-filter")
-        .unwrap()
+    let out = support::cmd()
         .arg("--rejects")
         .arg(&rejects)
         .arg(&a)

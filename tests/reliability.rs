@@ -2,8 +2,8 @@
 //! written or rejected, rejects are kept verbatim, and neither size nor
 //! nesting makes the filter crash or grow its memory beyond one line.
 
-#[path = "support/child.rs"]
-mod child;
+mod support;
+use support::child;
 
 use child::{run, MB};
 use std::io::Write;

@@ -4,7 +4,6 @@
 #[path = "../examples/support/corpus.rs"]
 mod corpus;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
@@ -15,9 +14,9 @@ const GOOD_OUT: &str =
     "[Variant \"C'escacs\"]\n[Event \"CG\"]\n\n1. E7-E13, E21-E15 (=)\n2. VF0-F2:\n3-0\n\n";
 const BAD: &str = "[Variant \"C'escacs\"]\n1. E13xF16:\n*\n";
 
-fn cmd() -> Command {
-    Command::cargo_bin("ctlpgn-filter").unwrap()
-}
+mod support;
+
+use support::cmd;
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -190,9 +190,9 @@ pub struct Cli {
     pub progress: bool,
     /// Colour diagnostics.
     ///
-    /// auto: when stderr is a terminal, NO_COLOR is unset or empty,
-    /// CLICOLOR is not 0 and TERM is set and not `dumb`, or when
-    /// CLICOLOR_FORCE is set and not 0.
+    /// auto: never when NO_COLOR is set and not empty; always when
+    /// CLICOLOR_FORCE is set and not 0; never when CLICOLOR is 0; else when
+    /// stderr is a terminal and TERM is set and not `dumb` (or CI is set).
     #[arg(long, value_enum, default_value_t = Color::Auto, hide_short_help = true)]
     pub color: Color,
     /// Print a shell completion script and exit.
@@ -352,7 +352,14 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "CLICOLOR_FORCE",
         "Set and not 0: colour with --color auto even when stderr is not a terminal.",
     ),
-    ("TERM", "Unset or dumb: no colour with --color auto."),
+    (
+        "TERM",
+        "Unset or dumb: no colour with --color auto, unless CI is set.",
+    ),
+    (
+        "CI",
+        "Set: colour with --color auto on a terminal even if TERM is dumb (a CI log).",
+    ),
     (
         "COLUMNS",
         "The width --help wraps its text to when standard output is not a terminal.",

@@ -144,9 +144,10 @@ pub fn count(n: u64, noun: &str) -> String {
 }
 
 /// Whether `--color auto` colours, as anstream decides for clap's own
-/// messages: stderr is a terminal, `NO_COLOR` is unset or empty
-/// (no-color.org), `CLICOLOR` is not `0`, and `TERM` is set and not
-/// `dumb`; or `CLICOLOR_FORCE` is set and not `0`.
+/// messages: never with `NO_COLOR` set and not empty (no-color.org);
+/// always with `CLICOLOR_FORCE` set and not `0`; never with `CLICOLOR=0`;
+/// else when stderr is a terminal and `TERM` is set and not `dumb`, or
+/// `CI` is set.
 fn auto_color() -> bool {
     anstream::AutoStream::choice(&io::stderr()) != anstream::ColorChoice::Never
 }

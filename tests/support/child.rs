@@ -1,10 +1,8 @@
 //! Runs the binary as a child, its input written as it reads, and
 //! measures it: exit code, output length and tail, peak RSS, CPU time.
 
-#![allow(dead_code)] // each test file takes what it needs
-
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 pub const MB: u64 = 1 << 20;
 
@@ -56,7 +54,7 @@ fn run_child(
     let alone = ALONE
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("ctlpgn-filter"))
+    let mut child = super::binary()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -67,10 +65,13 @@ fn run_child(
         })
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    // Buffered as `cat` writes: a feed that writes a few bytes at a time
+    // would have the child read a few bytes at a time, and its CPU time
+    // would measure the race between the two, not the filter.
+    let mut stdin = std::io::BufWriter::with_capacity(1 << 16, child.stdin.take().unwrap());
     let feeder = std::thread::spawn(move || {
         // The child may stop reading early; that is its business.
-        let _ = feed(&mut stdin);
+        let _ = feed(&mut stdin).and_then(|()| stdin.flush());
     });
     let errors = child.stderr.take().map(|mut stderr| {
         std::thread::spawn(move || {
