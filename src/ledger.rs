@@ -15,6 +15,7 @@
 
 use crate::diag::{Diagnostic, DiagnosticKind, Severity};
 use crate::filter::{LeftOutCounts, Report};
+use crate::grammar::hex::push_decimal;
 use crate::grammar::model::Outcome;
 use crate::passes::{Context, LeftOut};
 use std::collections::HashMap;
@@ -224,22 +225,30 @@ impl Gate {
 
 /// The note on a duplicate at `at`, naming its first copy.
 fn duplicate_note(at: (u64, u64), first: &FirstCopy, with_result: bool) -> Diagnostic {
-    let place = if first.file.is_empty() {
-        format!("line {}", first.line)
+    // Made for every duplicate, shown or not: pieces put together, not
+    // `format!`, which costs a duplicate as much as reading its moves.
+    let mut message = String::with_capacity(96 + first.file.len());
+    message.push_str("a duplicate of the game at ");
+    if first.file.is_empty() {
+        message.push_str("line ");
     } else {
-        format!("{}:{}", first.file, first.line)
-    };
-    let same = if with_result {
-        "start, moves and result"
+        message.push_str(&first.file);
+        message.push(':');
+    }
+    let mut line = Vec::new();
+    push_decimal(&mut line, first.line);
+    message.extend(line.iter().map(|&d| char::from(d)));
+    message.push_str(if with_result {
+        " (the same start, moves and result): left out"
     } else {
-        "start and moves"
-    };
+        " (the same start and moves): left out"
+    });
     Diagnostic {
         severity: Severity::Note,
         kind: DiagnosticKind::Duplicate,
         line: at.0,
         column: at.1,
-        message: format!("a duplicate of the game at {place} (the same {same}): left out"),
+        message,
         source: String::new(),
         source_column: 1,
     }

@@ -71,8 +71,13 @@ impl Interest {
     /// Everything.
     pub const ALL: Interest = Interest(u32::MAX);
     /// The built-in select slot's: the main line as written, read-only
-    /// ([`Chain::main_line_move`]).
+    /// ([`Chain::main_line_move`], or [`Chain::main_line_words`] where the
+    /// span path copies a move).
     pub(crate) const MAIN_LINE: Interest = Interest(8);
+    /// The built-in select slot's: the main line's half-moves themselves,
+    /// not only the words the span path makes of those it copies (the
+    /// span path then copies no move line).
+    pub(crate) const MAIN_LINE_MOVES: Interest = Interest(32);
 
     /// The half-moves whose text holds any of `traits`.
     pub const fn moves_with(traits: Traits) -> Interest {
@@ -643,10 +648,17 @@ impl Chain {
         Flow::Keep
     }
 
-    /// Does the select slot read the main line's half-moves?
+    /// Does the select slot read the main line?
     #[inline]
     pub fn wants_main_line(&self) -> bool {
         self.wanted.0 & Interest::MAIN_LINE.0 != 0
+    }
+
+    /// Does the select slot read the main line's half-moves, not only
+    /// the text of those the span path copies?
+    #[inline]
+    pub fn wants_main_line_moves(&self) -> bool {
+        self.wanted.0 & Interest::MAIN_LINE_MOVES.0 != 0
     }
 
     /// A half-move as it will be written, once every pass has had it, at
@@ -666,6 +678,17 @@ impl Chain {
     fn select_main_line_move(&mut self, mv: &HalfMove, depth: u32) {
         if let (Some(s), 0) = (&mut self.select, depth) {
             s.pass.main_line_move(mv);
+        }
+    }
+
+    /// Main-line half-moves the span path reads and no pass takes, as
+    /// the words of their actions ([`Select::main_line_words`]).
+    ///
+    /// [`Select::main_line_words`]: super::select::Select::main_line_words
+    #[inline(never)]
+    pub fn main_line_words(&mut self, words: &[u64]) {
+        if let Some(s) = &mut self.select {
+            s.pass.main_line_words(words);
         }
     }
 

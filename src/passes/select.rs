@@ -9,12 +9,11 @@
 //! [`Context::leave_out`], and the reader counts it in the report.
 
 use super::chain::{Context, Flow, Interest, LeftOut, Pass, Tag};
-use crate::grammar::model::{Action, HalfMove, Outcome, Sep};
+use crate::grammar::model::{Action, Glyph, HalfMove, Outcome, Sep};
 use crate::pdtl::Pdtl;
 use crate::verify::{Position, Replay, INITIAL_PDTL};
 use globset::{GlobBuilder, GlobMatcher};
 use std::fmt;
-use std::hash::Hasher;
 use std::ops::RangeInclusive;
 
 /// What is wrong with a `--tag NAME=PATTERN`, a `--plies` range or a
@@ -360,11 +359,16 @@ impl Pass for Reaches {
 
 /// What `--dedup` compares: the game's start (its PDTL in canonical form,
 /// none for the initial setup, written or not) and its main-line moves as
-/// written, compared as moves: who moves, the piece, the hexes, the kind
-/// of separator (any dash is a move, `×` and `*` are a capture), the
-/// captured piece as written, the promotion. Check and mate marks,
-/// ratings, NAGs, `(=)`, `:`, move numbers, comments, variations and the
-/// layout are left out. Kept as a 128-bit hash per game ([`DedupKey::key`]).
+/// written, compared as moves: the piece, the hexes, the kind of
+/// separator (any dash is a move, `×` and `*` are a capture), the
+/// captured piece as written, the promotion (who moves follows from the
+/// start). Check and mate marks, ratings, NAGs, `(=)`, `:`, move numbers,
+/// comments, variations and the layout are left out. Kept as a 128-bit
+/// hash per game ([`DedupKey::key`]).
+///
+/// Each move comes as a word ([`word`]) made from its action, which every
+/// path of the reader has, the span path's too: no move is laid out or
+/// read again for it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DedupKey {
     start: Vec<u8>,
@@ -375,22 +379,12 @@ pub(crate) struct DedupKey {
 impl DedupKey {
     /// The key of the game read, with its `result` when it counts too.
     pub fn key(&self, result: Option<Outcome>) -> u128 {
-        // Two SipHash-1-3 streams with fixed keys (std's `DefaultHasher`,
-        // the same for every instance within a build), told apart by a
-        // first byte: 128 bits, the same for the same game on any thread.
-        let mut halves = [0u64; 2];
-        for (seed, half) in halves.iter_mut().enumerate() {
-            let mut h = std::hash::DefaultHasher::new();
-            h.write_u8(seed as u8);
-            h.write_usize(self.start.len());
-            h.write(&self.start);
-            h.write(&self.moves);
-            if let Some(r) = result {
-                h.write(r.as_str().as_bytes());
-            }
-            *half = h.finish();
-        }
-        (u128::from(halves[0]) << 64) | u128::from(halves[1])
+        // XXH3 with fixed seeds: the same for the same game on any thread
+        // and in any build. The start and the result make the seed of the
+        // moves' hash.
+        let result = result.map_or(0, |r| 1 + r as u64);
+        let seed = twox_hash::XxHash3_64::oneshot_with_seed(result, &self.start);
+        twox_hash::XxHash3_128::oneshot_with_seed(seed, &self.moves)
     }
 
     fn begin(&mut self) {
@@ -406,22 +400,23 @@ impl DedupKey {
         }
     }
 
-    /// The next main-line half-move.
+    /// The next main-line half-moves, as [`word`]s.
     #[inline]
-    fn see(&mut self, mv: &HalfMove) {
-        self.moves.extend_from_slice(&word(mv).to_le_bytes());
+    fn see(&mut self, words: &[u64]) {
+        for w in words {
+            self.moves.extend_from_slice(&w.to_le_bytes());
+        }
     }
 }
 
-/// What `--dedup` compares of `mv` (see [`DedupKey`]) in one word: the
-/// kind of action (2 bits), the side (1), then its letters and hexes a
-/// byte each.
+/// What `--dedup` compares of a half-move's `action` (see [`DedupKey`])
+/// in one word: the kind of action (2 bits), then its letters a byte each
+/// and its hexes two.
 #[inline]
-fn word(mv: &HalfMove) -> u64 {
-    let letter = |g: Option<crate::grammar::model::Glyph>| u64::from(g.map_or(0, |g| g.letter));
-    let hex = |h: crate::Hex| h.index() as u64;
-    let side = (mv.side as u64) << 2;
-    match mv.action {
+pub(crate) fn word(action: &Action) -> u64 {
+    let letter = |g: Option<Glyph>| u64::from(g.map_or(0, |g| g.letter));
+    let hex = |h: crate::Hex| u64::from(h.column_index() as u8) << 8 | u64::from(h.line());
+    match *action {
         Action::Move {
             piece,
             from,
@@ -441,23 +436,20 @@ fn word(mv: &HalfMove) -> u64 {
                 Some(None) => u64::from(b'&'),
                 Some(Some(g)) => u64::from(g.letter),
             };
-            side | letter(piece) << 3
-                | hex(from) << 11
-                | sep << 19
-                | letter(captured) << 21
-                | hex(to) << 29
-                | promotion << 37
+            letter(piece) << 2
+                | hex(from) << 10
+                | sep << 26
+                | letter(captured) << 28
+                | hex(to) << 36
+                | promotion << 52
         }
         Action::Castling { prefix, suffix, .. } => {
-            1 | side
-                | u64::from(prefix[0].letter) << 3
-                | u64::from(prefix[1].letter) << 11
-                | u64::from(prefix[2].letter) << 19
-                | u64::from(u32::from_le_bytes(suffix)) << 27
+            1 | u64::from(prefix[0].letter) << 2
+                | u64::from(prefix[1].letter) << 10
+                | u64::from(prefix[2].letter) << 18
+                | u64::from(u32::from_le_bytes(suffix)) << 26
         }
-        Action::ForcedPromotion { at, piece } => {
-            2 | side | hex(at) << 3 | letter(Some(piece)) << 11
-        }
+        Action::ForcedPromotion { at, piece } => 2 | hex(at) << 2 | letter(Some(piece)) << 18,
     }
 }
 
@@ -466,7 +458,9 @@ fn word(mv: &HalfMove) -> u64 {
 /// one is counted under the first that leaves it out, and once its tags
 /// fail, none of its moves is looked at. It reads the main line as written
 /// (the reader hands it each half-move after the chain, read-only), not
-/// as a pass that may rewrite it, which costs a copy and a compare a move.
+/// as a pass that may rewrite it, which costs a copy and a compare a move;
+/// and, but for [`Reaches`], which replays the moves, it reads the moves
+/// the span path copies as their actions ([`Select::main_line_words`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Select {
     pub tags: Option<SelectTags>,
@@ -496,7 +490,21 @@ impl Select {
             p.see(mv);
         }
         if let Some(p) = &mut self.dedup {
-            p.see(mv);
+            p.see(&[word(&mv.action)]);
+        }
+    }
+
+    /// Main-line half-moves read on the span path and not handed to the
+    /// passes, as [`word`]s. Never with [`Reaches`], which replays the
+    /// half-moves themselves.
+    #[inline]
+    pub fn main_line_words(&mut self, words: &[u64]) {
+        debug_assert!(self.reaches.is_none());
+        if let Some(p) = &mut self.plies {
+            p.count = p.count.saturating_add(words.len() as u32);
+        }
+        if let Some(p) = &mut self.dedup {
+            p.see(words);
         }
     }
 }
@@ -506,8 +514,9 @@ impl Pass for Select {
         "select"
     }
 
-    /// The main line, through [`Select::main_line_move`], when something
-    /// reads it and the tags hold.
+    /// The main line, through [`Select::main_line_move`] (or, but for
+    /// `--reaches`, [`Select::main_line_words`]), when something reads it
+    /// and the tags hold.
     fn interest(&self, _cx: &Context) -> Interest {
         // The tags, to match them (asked as the game begins); then the main
         // line, unless the tags already leave the game out.
@@ -516,7 +525,11 @@ impl Pass for Select {
             None => Interest::NONE,
         };
         let tags_fail = self.tags.as_ref().is_some_and(|t| !t.all_held());
-        if !tags_fail && (self.plies.is_some() || self.reaches.is_some() || self.dedup.is_some()) {
+        if tags_fail {
+            tags
+        } else if self.reaches.is_some() {
+            tags | Interest::MAIN_LINE | Interest::MAIN_LINE_MOVES
+        } else if self.plies.is_some() || self.dedup.is_some() {
             tags | Interest::MAIN_LINE
         } else {
             tags
@@ -572,8 +585,16 @@ mod tests {
     use super::*;
     use crate::FilterBuilder;
 
+    /// The key of `game`, read on the span path and on the token path,
+    /// which must agree.
     fn key_of(game: &str) -> u128 {
-        let mut f = FilterBuilder::new().dedup(true).build();
+        let [spans, tokens] = [true, false].map(|spans| key_read(game, spans));
+        assert_eq!(spans, tokens, "the paths disagree on {game}");
+        spans
+    }
+
+    fn key_read(game: &str, spans: bool) -> u128 {
+        let mut f = FilterBuilder::new().dedup(true).spans(spans).build();
         f.filter_bytes(game.as_bytes());
         f.chain
             .select
@@ -591,6 +612,9 @@ mod tests {
         let plain = key_of("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n2. DB10-D10+:\n*\n");
         for same in [
             "1. E7‐E13 ?!, E21-E15 { hm }\n2. DB10-D10+∞\n",
+            // Unicode separators on move lines the span path reads alone.
+            "1. E7‐E13, E21−E15\n2. DB10-D10+\n",
+            "1. E7-E13\n1. ..., E21-E15 2. DB10‐D10++:\n",
             "[Variant \"C'escacs\"] [Event \"x\"]\n5. E7-E13, E21-E15 6. DB10-D10# 3-0",
             "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20-F16) 2. DB10-D10 $1 (=):\n",
             // The initial setup written as a PDTL is no PDTL.
@@ -602,7 +626,9 @@ mod tests {
             "1. E7-E13, E21-E15\n",
             "1. E7-E13, E21-E15\n2. DB10-D11:\n",
             "1. E7-E13, E21-E15\n2. DB10*D10:\n",
-            "[PDTL \"/1:DK/0:V/ w - - 0 1\"]\n1. E7-E13, E21-E15\n2. DB10-D10:\n",
+            "1. E7-E13, E21-E15\n2. DB10×D10:\n",
+            "1. E21-E15, E7-E13\n2. DB10-D10:\n",
+            "[PDTL \"/27:1k/1:DK/ w - - 0 1\"]\n1. E7-E13, E21-E15\n2. DB10-D10:\n",
         ] {
             assert_ne!(key_of(other), plain, "{other}");
         }

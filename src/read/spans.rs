@@ -16,9 +16,9 @@ use super::tokens::*;
 use super::{Held, Reading};
 use crate::diag::Pos;
 use crate::grammar::half_move::{self, Traits, Window};
-use crate::grammar::model::{Check, HalfMove, Sep, Side, Text};
+use crate::grammar::model::{Action, Check, HalfMove, Sep, Side, Text};
 use crate::grammar::token::decimal_at;
-use crate::passes::Flow;
+use crate::passes::{word, Flow};
 
 impl Reading<'_> {
     /// Among the tags of a game under way, which no pass but the writer
@@ -45,7 +45,7 @@ impl Reading<'_> {
     pub(super) fn spans(&mut self, h: Held<'_>, text: &[u8], from: u64, mut i: usize) -> usize {
         let bare = self.f.writer.takes_spans()
             && !self.f.chain.wants_move(Traits::default())
-            && !self.f.chain.wants_main_line();
+            && !self.f.chain.wants_main_line_moves();
         let separators = Traits::UNICODE_SEPARATOR;
         // A move whose separator is all the passes would change.
         let respelled = bare && self.f.chain.only_respells(separators);
@@ -118,6 +118,9 @@ impl Reading<'_> {
                     if bare && canonical || respell {
                         let mate = p.check == Some(Check::Mate);
                         let (number, side) = self.span_move(at, end, mate);
+                        if self.f.chain.wants_main_line() {
+                            self.select_reads(&p.action);
+                        }
                         if !self.f.cx.has_error() {
                             let unknown = self.movetext.unknown_number;
                             let word = &text[i..i + len];
@@ -171,7 +174,13 @@ impl Reading<'_> {
     pub(super) fn move_lines(&mut self, h: Held<'_>, text: &[u8], from: u64, i: usize) -> usize {
         let mut j = i;
         loop {
-            let (pairs, alone) = self.move_pairs(h, text, from, j);
+            // Two copies of the loop: the one that hands each move to the
+            // select slot leaves the other as fast as without it.
+            let (pairs, alone) = if self.f.chain.wants_main_line() {
+                self.move_pairs::<true>(h, text, from, j)
+            } else {
+                self.move_pairs::<false>(h, text, from, j)
+            };
             j = pairs;
             let Some((k, line)) = alone else {
                 return j;
@@ -186,9 +195,10 @@ impl Reading<'_> {
 
     /// The lines `N. WHITE, BLACK` of canonical moves, in sequence, from
     /// `text[i]`, as one span; returns where they end, and the move line
-    /// that follows them if it is one to read alone.
+    /// that follows them if it is one to read alone. With `SELECT`, each
+    /// move goes to the select slot too.
     #[inline]
-    pub(super) fn move_pairs(
+    pub(super) fn move_pairs<const SELECT: bool>(
         &mut self,
         h: Held<'_>,
         text: &[u8],
@@ -213,6 +223,10 @@ impl Reading<'_> {
             }
             match &line.black {
                 Some(b) if !line.marked && !line.mates() && line.canonical() => {
+                    if SELECT {
+                        let pair = [word(&line.white.parsed.action), word(&b.parsed.action)];
+                        self.f.chain.main_line_words(&pair);
+                    }
                     if pairs == 0 {
                         first = line.number;
                     }
@@ -312,6 +326,9 @@ impl Reading<'_> {
             *sep = p.mv.action.separator().filter(|_| p.respell);
             *slot = Some(p);
         }
+        if self.f.chain.wants_main_line() {
+            self.select_reads_alone(line, &read, needed, whole);
+        }
         self.game.movetext_line = self.places.line;
         if !self.f.cx.has_error() {
             let open =
@@ -330,6 +347,41 @@ impl Reading<'_> {
             }
         }
         self.places.new_line(at(k + line.len));
+    }
+
+    /// A main-line move read on the span path and no pass's, for the
+    /// select slot.
+    #[inline(never)]
+    fn select_reads(&mut self, action: &Action) {
+        self.f.chain.main_line_words(&[word(action)]);
+    }
+
+    /// The moves of a move line read alone, `line`, for the select slot:
+    /// when the passes `needed` them, those they kept, `read`, if the line
+    /// goes to the writer `whole` (else `write_half_move` hands them on);
+    /// else the moves as read.
+    #[inline(never)]
+    fn select_reads_alone(
+        &mut self,
+        line: &MoveLine,
+        read: &[Option<Pending>; 2],
+        needed: bool,
+        whole: bool,
+    ) {
+        if !needed {
+            let white = word(&line.white.parsed.action);
+            match &line.black {
+                Some(b) => self
+                    .f
+                    .chain
+                    .main_line_words(&[white, word(&b.parsed.action)]),
+                None => self.f.chain.main_line_words(&[white]),
+            }
+        } else if whole {
+            for p in read.iter().flatten() {
+                self.f.chain.main_line_move(&p.mv, 0);
+            }
+        }
     }
 
     /// A move number `n.` at `at`, in sequence, read on the span path.
