@@ -78,6 +78,8 @@ impl Interest {
     /// not only the words the span path makes of those it copies (the
     /// span path then copies no move line).
     pub(crate) const MAIN_LINE_MOVES: Interest = Interest(32);
+    /// What only the built-in select slot asks for.
+    const SELECT_ONLY: Interest = Interest(Interest::MAIN_LINE.0 | Interest::MAIN_LINE_MOVES.0);
 
     /// The half-moves whose text holds any of `traits`.
     pub const fn moves_with(traits: Traits) -> Interest {
@@ -586,7 +588,10 @@ impl Chain {
         ask!(c.verify);
         ask!(c.select);
         for s in &mut c.extra {
-            ask!(Some(&mut *s));
+            // The select slot's own bits are no other pass's, even one
+            // that asks for `Interest::ALL`.
+            s.wants = Interest(s.pass.interest(cx).0 & !Interest::SELECT_ONLY.0);
+            note(s.wants, s.pass.only_respells_separators());
         }
         (self.wanted, self.needed, self.respells) = (wanted, needed, respells);
     }
