@@ -42,16 +42,36 @@ impl Reading<'_> {
     /// goes to the writer as read, and a whole move line already canonical
     /// goes as one span.
     #[inline]
-    pub(super) fn spans(&mut self, h: Held<'_>, text: &[u8], from: u64, mut i: usize) -> usize {
-        let bare = self.f.writer.takes_spans()
-            && !self.f.chain.wants_move(Traits::default())
-            && !self.f.chain.wants_main_line_moves();
+    pub(super) fn spans(&mut self, h: Held<'_>, text: &[u8], from: u64, i: usize) -> usize {
+        let spans = self.f.writer.takes_spans() && !self.f.chain.wants_main_line_moves();
+        // Two copies: the one for a pass that wants every move leaves the
+        // other as it was without it.
+        if spans && !self.f.chain.wants_move(Traits::default()) {
+            self.spans_of::<true>(h, text, from, i)
+        } else {
+            self.spans_of::<false>(h, text, from, i)
+        }
+    }
+
+    /// [`Reading::spans`]; `BARE` when no pass but the writer wants a
+    /// canonical move and the writer takes spans.
+    #[inline]
+    fn spans_of<const BARE: bool>(
+        &mut self,
+        h: Held<'_>,
+        text: &[u8],
+        from: u64,
+        mut i: usize,
+    ) -> usize {
+        let bare = BARE;
         let separators = Traits::UNICODE_SEPARATOR;
         // A move whose separator is all the passes would change.
         let respelled = bare && self.f.chain.only_respells(separators);
-        let lines = bare && self.f.writer.takes_lines();
+        // Whole lines, their moves through the passes that want them.
+        let lines = self.f.writer.takes_lines()
+            && (BARE || self.f.writer.takes_spans() && !self.f.chain.wants_main_line_moves());
         if lines && from + i as u64 == self.places.line_start {
-            i = self.move_lines(h, text, from, i);
+            i = self.lines_at::<BARE>(h, text, from, i);
             if self.movetext.ended() {
                 return i;
             }
@@ -73,7 +93,7 @@ impl Reading<'_> {
                     i += 1;
                     self.places.new_line(from + i as u64);
                     if lines {
-                        i = self.move_lines(h, text, from, i);
+                        i = self.lines_at::<BARE>(h, text, from, i);
                         if self.movetext.ended() {
                             return i;
                         }
@@ -193,6 +213,49 @@ impl Reading<'_> {
         }
     }
 
+    /// Move lines from `text[i]`, a line's start: copied as they stand
+    /// when no pass wants their moves (`BARE`), else through the passes.
+    #[inline(always)]
+    fn lines_at<const BARE: bool>(
+        &mut self,
+        h: Held<'_>,
+        text: &[u8],
+        from: u64,
+        i: usize,
+    ) -> usize {
+        if BARE {
+            self.move_lines(h, text, from, i)
+        } else {
+            self.move_lines_through_passes(h, text, from, i)
+        }
+    }
+
+    /// [`Reading::move_lines`] when a pass wants every move: each line is
+    /// read alone ([`Reading::move_line_alone`]), its moves handed to the
+    /// passes, and goes to the writer whole if they changed no more than
+    /// separators.
+    #[inline(never)]
+    fn move_lines_through_passes(
+        &mut self,
+        h: Held<'_>,
+        text: &[u8],
+        from: u64,
+        mut j: usize,
+    ) -> usize {
+        let end = from + text.len() as u64;
+        while let Some(line) = move_line_at(&h.window(from + j as u64, end)) {
+            if !self.movetext.takes_pairs(line.number) {
+                break;
+            }
+            self.move_line_alone(h, text, from, j, &line);
+            j += line.len;
+            if self.movetext.ended() {
+                break;
+            }
+        }
+        j
+    }
+
     /// The lines `N. WHITE, BLACK` of canonical moves, in sequence, from
     /// `text[i]`, as one span; returns where they end, and the move line
     /// that follows them if it is one to read alone. With `SELECT`, each
@@ -269,6 +332,7 @@ impl Reading<'_> {
     /// read as on the span path and goes to the passes that want it; the
     /// line goes to the writer whole when they changed no more than
     /// separators (respelled in the line), else move by move.
+    #[inline(always)]
     pub(super) fn move_line_alone(
         &mut self,
         h: Held<'_>,
