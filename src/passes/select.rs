@@ -234,10 +234,12 @@ impl SelectPlies {
         self.range.clone()
     }
 
-    /// One more main-line half-move.
+    /// `n` more main-line half-moves.
     #[inline]
-    fn see(&mut self) {
-        self.count = self.count.saturating_add(1);
+    fn see(&mut self, n: usize) {
+        self.count = self
+            .count
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
     }
 }
 
@@ -256,7 +258,7 @@ impl Pass for SelectPlies {
 
     fn half_move(&mut self, _mv: &mut HalfMove, cx: &mut Context) -> Flow {
         if cx.depth == 0 {
-            self.see();
+            self.see(1);
         }
         Flow::Keep
     }
@@ -484,7 +486,7 @@ impl Select {
     #[inline]
     pub fn main_line_move(&mut self, mv: &HalfMove) {
         if let Some(p) = &mut self.plies {
-            p.see();
+            p.see(1);
         }
         if let Some(p) = &mut self.reaches {
             p.see(mv);
@@ -501,7 +503,7 @@ impl Select {
     pub fn main_line_words(&mut self, words: &[u64]) {
         debug_assert!(self.reaches.is_none());
         if let Some(p) = &mut self.plies {
-            p.count = p.count.saturating_add(words.len() as u32);
+            p.see(words.len());
         }
         if let Some(p) = &mut self.dedup {
             p.see(words);

@@ -47,29 +47,29 @@ impl Reading<'_> {
         // Two copies: the one for a pass that wants every move leaves the
         // other as it was without it.
         if spans && !self.f.chain.wants_move(Traits::default()) {
-            self.spans_of::<true>(h, text, from, i)
+            self.spans_of::<true>(spans, h, text, from, i)
         } else {
-            self.spans_of::<false>(h, text, from, i)
+            self.spans_of::<false>(spans, h, text, from, i)
         }
     }
 
     /// [`Reading::spans`]; `BARE` when no pass but the writer wants a
-    /// canonical move and the writer takes spans.
+    /// canonical move and the writer takes spans; `spans` when the writer
+    /// takes spans and the select slot does not replay the main line.
     #[inline]
     fn spans_of<const BARE: bool>(
         &mut self,
+        spans: bool,
         h: Held<'_>,
         text: &[u8],
         from: u64,
         mut i: usize,
     ) -> usize {
-        let bare = BARE;
         let separators = Traits::UNICODE_SEPARATOR;
         // A move whose separator is all the passes would change.
-        let respelled = bare && self.f.chain.only_respells(separators);
+        let respelled = BARE && self.f.chain.only_respells(separators);
         // Whole lines, their moves through the passes that want them.
-        let lines = self.f.writer.takes_lines()
-            && (BARE || self.f.writer.takes_spans() && !self.f.chain.wants_main_line_moves());
+        let lines = spans && self.f.writer.takes_lines();
         if lines && from + i as u64 == self.places.line_start {
             i = self.lines_at::<BARE>(h, text, from, i);
             if self.movetext.ended() {
@@ -135,7 +135,7 @@ impl Reading<'_> {
                         return i;
                     }
                     let at = from + i as u64;
-                    if bare && canonical || respell {
+                    if BARE && canonical || respell {
                         let mate = p.check == Some(Check::Mate);
                         let (number, side) = self.span_move(at, end, mate);
                         if self.f.chain.wants_main_line() {
