@@ -2,6 +2,7 @@
 
 use crate::diag::Pos;
 pub use crate::grammar::alphabet::{CASTLING, STANDARD_LETTERS};
+use crate::grammar::half_move::dash_at;
 use crate::grammar::hex::Hex;
 use std::fmt;
 
@@ -683,6 +684,41 @@ impl Text {
     }
 }
 
+/// Appends `text`, plain moves read on the span path and the ASCII
+/// around them, with each move's Unicode separator (`×`, a dash) written
+/// in ASCII, as [`Sep::ascii`] spells it; any other character (`∞`) as it
+/// stands.
+pub(crate) fn push_ascii_separators(out: &mut Vec<u8>, text: &[u8]) {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const TIMES: &[u8] = "×".as_bytes();
+    let (mut i, mut k) = (0, 0);
+    loop {
+        // Eight bytes at a time to the next byte not ASCII.
+        while let Some(w) = text.get(k..k + 8) {
+            if u64::from_le_bytes(w.try_into().expect("eight bytes")) & HIGH != 0 {
+                break;
+            }
+            k += 8;
+        }
+        let Some(n) = text[k..].iter().position(|&c| c >= 0x80) else {
+            out.extend_from_slice(&text[i..]);
+            return;
+        };
+        let at = k + n;
+        let (sep, len) = if text[at..].starts_with(TIMES) {
+            (b'*', TIMES.len())
+        } else if let Some((_, len)) = dash_at(text, at) {
+            (b'-', len)
+        } else {
+            k = at + 1;
+            continue;
+        };
+        out.extend_from_slice(&text[i..at]);
+        out.push(sep);
+        (i, k) = (at + len, at + len);
+    }
+}
+
 /// A game result.
 ///
 /// ```
@@ -761,6 +797,15 @@ impl Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_lines_are_written_with_every_separator_in_ascii_and_nothing_else_changed() {
+        let lines = "1. E7\u{2010}E13, E21\u{2212}E15\n2. JE11\u{d7}A23+\u{221e}, F12@@G9\n3. A5\u{2014}A9, B24-B18\n";
+        let mut out = Vec::new();
+        push_ascii_separators(&mut out, lines.as_bytes());
+        let expected = "1. E7-E13, E21-E15\n2. JE11*A23+\u{221e}, F12@@G9\n3. A5-A9, B24-B18\n";
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
 
     #[test]
     fn every_figurine_decodes_to_its_letter_and_colour_and_nothing_else_does() {

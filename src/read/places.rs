@@ -118,18 +118,31 @@ impl Places {
 
     /// The column of stream offset `at`: held, kept, or in `raw`.
     pub fn column_of(&mut self, h: Held<'_>, raw: Option<(&[u8], u64)>, at: u64) -> u64 {
-        self.locate(h, raw, at).0
+        self.locate(h, raw, at, false).0
     }
 
-    /// The column of `at`, and the source excerpt around it and its first
-    /// column: from the bytes held, from what was kept of its place, or
-    /// from `raw` (the game's bytes that left the buffer, from stream
-    /// offset `raw_at`) when it holds its place.
-    fn locate(&mut self, h: Held<'_>, raw: Option<(&[u8], u64)>, at: u64) -> (u64, String, u64) {
+    /// The column of `at`, and, with `source`, the source excerpt around
+    /// it and its first column: from the bytes held, from what was kept of
+    /// its place, or from `raw` (the game's bytes that left the buffer,
+    /// from stream offset `raw_at`) when it holds its place.
+    fn locate(
+        &mut self,
+        h: Held<'_>,
+        raw: Option<(&[u8], u64)>,
+        at: u64,
+        source: bool,
+    ) -> (u64, String, u64) {
+        let excerpt = |bytes: &[u8], i: usize, column: u64| {
+            let (s, first) = if source {
+                excerpt_at(bytes, i, column)
+            } else {
+                (String::new(), 1)
+            };
+            (column, s, first)
+        };
         if h.holds(at) {
             let column = self.column(h, at);
-            let (s, first) = excerpt_at(h.bytes, (at - h.base) as usize, column);
-            (column, s, first)
+            excerpt(h.bytes, (at - h.base) as usize, column)
         } else if let Some(k) = self.kept.iter().find(|k| k.at == at) {
             (k.column, k.source.clone(), k.source_column)
         } else if let Some((bytes, raw_at)) =
@@ -137,9 +150,7 @@ impl Places {
         {
             let i = (at - raw_at) as usize;
             let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
-            let column = 1 + chars_in(&bytes[start..i]);
-            let (s, first) = excerpt_at(bytes, i, column);
-            (column, s, first)
+            excerpt(bytes, i, 1 + chars_in(&bytes[start..i]))
         } else {
             // Nothing is known of that line any more.
             (1, String::new(), 1)
@@ -152,7 +163,7 @@ impl Places {
     /// offset `raw_at`) when it holds their place.
     pub fn place(&mut self, h: Held<'_>, raw: Option<(&[u8], u64)>, cx: &mut Context, from: usize) {
         for i in from..cx.diagnostics.len() {
-            let (column, source, source_column) = self.locate(h, raw, cx.offsets[i]);
+            let (column, source, source_column) = self.locate(h, raw, cx.offsets[i], true);
             let d = &mut cx.diagnostics[i];
             d.column = column;
             d.source = source;

@@ -193,13 +193,14 @@ impl Reading<'_> {
     #[inline]
     pub(super) fn move_lines(&mut self, h: Held<'_>, text: &[u8], from: u64, i: usize) -> usize {
         let mut j = i;
+        let respelled = self.f.chain.only_respells(Traits::UNICODE_SEPARATOR);
         loop {
             // Two copies of the loop: the one that hands each move to the
             // select slot leaves the other as fast as without it.
             let (pairs, alone) = if self.f.chain.wants_main_line() {
-                self.move_pairs::<true>(h, text, from, j)
+                self.move_pairs::<true>(h, text, from, j, respelled)
             } else {
-                self.move_pairs::<false>(h, text, from, j)
+                self.move_pairs::<false>(h, text, from, j, respelled)
             };
             j = pairs;
             let Some((k, line)) = alone else {
@@ -258,8 +259,11 @@ impl Reading<'_> {
 
     /// The lines `N. WHITE, BLACK` of canonical moves, in sequence, from
     /// `text[i]`, as one span; returns where they end, and the move line
-    /// that follows them if it is one to read alone. With `SELECT`, each
-    /// move goes to the select slot too.
+    /// that follows them if it is one to read alone. With `respelled`
+    /// (all the passes would do to a move with a Unicode separator is
+    /// write it in ASCII), such moves are taken too, and the span written
+    /// with their separators in ASCII. With `SELECT`, each move goes to
+    /// the select slot too.
     #[inline]
     pub(super) fn move_pairs<const SELECT: bool>(
         &mut self,
@@ -267,11 +271,13 @@ impl Reading<'_> {
         text: &[u8],
         from: u64,
         i: usize,
+        respelled: bool,
     ) -> (usize, Option<(usize, MoveLine)>) {
         let mut j = i;
         // The pairs read: their count, the first's number, where the last
-        // line and its Black move are.
+        // line and its Black move are; whether any is not canonical.
         let (mut pairs, mut first, mut last, mut black) = (0, 0, i, i);
+        let mut unicode = false;
         let mut alone = None;
         let end = from + text.len() as u64;
 
@@ -284,8 +290,10 @@ impl Reading<'_> {
             if !in_sequence {
                 break;
             }
+            let canonical = line.canonical();
             match &line.black {
-                Some(b) if !line.marked && !line.mates() && line.canonical() => {
+                Some(b) if !line.marked && !line.mates() && (canonical || respelled) => {
+                    unicode |= !canonical;
                     if SELECT {
                         let pair = [word(&line.white.parsed.action), word(&b.parsed.action)];
                         self.f.chain.main_line_words(&pair);
@@ -318,7 +326,10 @@ impl Reading<'_> {
             };
             self.game.counts.half_moves += 2 * u64::from(pairs);
             self.game.movetext_line = line;
-            if !self.f.cx.has_error() {
+            if self.f.cx.has_error() {
+            } else if unicode {
+                self.f.writer.move_lines_ascii(&text[i..j]);
+            } else {
                 self.f.writer.move_lines(&text[i..j], None);
             }
             self.places.line = line + 1;

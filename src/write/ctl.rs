@@ -5,7 +5,7 @@
 
 use super::{write_tag, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
-use crate::grammar::model::{HalfMove, Outcome, Side, Text};
+use crate::grammar::model::{push_ascii_separators, HalfMove, Outcome, Side, Text};
 use crate::passes::{Tag, Variation};
 use crate::pdtl::Pdtl;
 use std::io::{self, Write};
@@ -122,6 +122,16 @@ impl CtlPgn {
         self.moved = true;
         self.body.extend_from_slice(lines);
         self.open_line = open;
+    }
+
+    /// Whole move lines as read but for their moves' Unicode separators,
+    /// written in ASCII.
+    #[inline]
+    pub fn move_lines_ascii(&mut self, lines: &[u8]) {
+        self.close_line();
+        self.moved = true;
+        push_ascii_separators(&mut self.body, lines);
+        self.open_line = None;
     }
 
     /// What goes before a main-line half-move: the end of the line open

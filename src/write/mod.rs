@@ -227,6 +227,15 @@ impl Writer {
         }
     }
 
+    /// Whole main-line move lines, canonical but for their moves' Unicode
+    /// separators, which it writes in ASCII.
+    #[inline]
+    pub fn move_lines_ascii(&mut self, lines: &[u8]) {
+        if let Layout::CtlPgn(w) = &mut self.layout {
+            w.move_lines_ascii(lines);
+        }
+    }
+
     /// A variation opens or closes; `depth` is its own (1: on the main line).
     pub fn variation(&mut self, edge: Variation, depth: u32) {
         match &mut self.split {
