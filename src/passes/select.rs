@@ -374,8 +374,8 @@ impl Pass for Reaches {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DedupKey {
     start: Vec<u8>,
-    /// One little-endian word per half-move ([`word`]).
-    moves: Vec<u8>,
+    /// One word per half-move ([`word`]), hashed little-endian.
+    moves: Vec<u64>,
 }
 
 impl DedupKey {
@@ -386,7 +386,8 @@ impl DedupKey {
         // moves' hash.
         let result = result.map_or(0, |r| 1 + r as u64);
         let seed = twox_hash::XxHash3_64::oneshot_with_seed(result, &self.start);
-        twox_hash::XxHash3_128::oneshot_with_seed(seed, &self.moves)
+        let moves: Vec<u8> = self.moves.iter().flat_map(|w| w.to_le_bytes()).collect();
+        twox_hash::XxHash3_128::oneshot_with_seed(seed, &moves)
     }
 
     fn begin(&mut self) {
@@ -405,9 +406,7 @@ impl DedupKey {
     /// The next main-line half-moves, as [`word`]s.
     #[inline]
     fn see(&mut self, words: &[u64]) {
-        for w in words {
-            self.moves.extend_from_slice(&w.to_le_bytes());
-        }
+        self.moves.extend_from_slice(words);
     }
 }
 

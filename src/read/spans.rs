@@ -279,6 +279,9 @@ impl Reading<'_> {
         let (mut pairs, mut first, mut last, mut black) = (0, 0, i, i);
         let mut unicode = false;
         let mut alone = None;
+        // With `SELECT`, the moves' words not yet handed on.
+        let mut words = [0u64; 64];
+        let mut held = 0;
         let end = from + text.len() as u64;
 
         while let Some(line) = move_line_at(&h.window(from + j as u64, end)) {
@@ -295,8 +298,13 @@ impl Reading<'_> {
                 Some(b) if !line.marked && !line.mates() && (canonical || respelled) => {
                     unicode |= !canonical;
                     if SELECT {
-                        let pair = [word(&line.white.parsed.action), word(&b.parsed.action)];
-                        self.f.chain.main_line_words(&pair);
+                        if held == words.len() {
+                            self.f.chain.main_line_words(&words);
+                            held = 0;
+                        }
+                        words[held] = word(&line.white.parsed.action);
+                        words[held + 1] = word(&b.parsed.action);
+                        held += 2;
                     }
                     if pairs == 0 {
                         first = line.number;
@@ -310,6 +318,9 @@ impl Reading<'_> {
                     break;
                 }
             }
+        }
+        if SELECT && held > 0 {
+            self.f.chain.main_line_words(&words[..held]);
         }
         let at = |k: usize| from + k as u64;
         if pairs > 0 {
