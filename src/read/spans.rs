@@ -280,7 +280,7 @@ impl Reading<'_> {
         let mut unicode = false;
         let mut alone = None;
         // With `SELECT`, the moves' words not yet handed on.
-        let mut words = [0u64; 64];
+        let mut words = [0u64; 16];
         let mut held = 0;
         let end = from + text.len() as u64;
 
