@@ -338,6 +338,7 @@ impl Reading<'_> {
             self.game.counts.half_moves += 2 * u64::from(pairs);
             self.game.movetext_line = line;
             if self.f.cx.has_error() {
+                // Nothing of a game rejected is written.
             } else if unicode {
                 self.f.writer.move_lines_ascii(&text[i..j]);
             } else {
