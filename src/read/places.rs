@@ -144,7 +144,9 @@ impl Places {
             let column = self.column(h, at);
             excerpt(h.bytes, (at - h.base) as usize, column)
         } else if let Some(k) = self.kept.iter().find(|k| k.at == at) {
-            (k.column, k.source.clone(), k.source_column)
+            let kept = source.then(|| (k.source.clone(), k.source_column));
+            let (s, first) = kept.unwrap_or((String::new(), 1));
+            (k.column, s, first)
         } else if let Some((bytes, raw_at)) =
             raw.filter(|(b, r)| at >= *r && at - r < b.len() as u64)
         {
