@@ -149,6 +149,83 @@ fn invalid_utf8_before_a_tag_is_charged_to_a_game_of_its_own() {
     assert!(r.errors[0].2.starts_with("invalid UTF-8: byte 0xFF"));
 }
 
+// ───────────────────────────── tags ─────────────────────────────
+
+/// A game of four tags, the third of them `bad`, then a game after it.
+fn with_bad_third_tag(bad: &str) -> (String, String) {
+    let game = format!(
+        "[Variant \"C'escacs\"]\n[Event \"CG\"]\n{bad}\n[Black \"Sasal, Cesc\"]\n\n1. E7-E13:\n*\n\n"
+    );
+    let after = "[Variant \"C'escacs\"]\n[Event \"after\"]\n\n1. F8-F12:\n*\n".to_string();
+    (game, after)
+}
+
+#[test]
+fn a_bad_tag_line_inside_a_tag_section_rejects_that_game_whole() {
+    for bad in [
+        r#"[White "Ros, "Xus"]"#,
+        "[White Ros]",
+        "[White \u{201C}Ros\u{201D}]",
+        r#"[White "Ros""#,
+        r#"[Wh-ite "Ros"]"#,
+        r#"[White "Ros" { a brace ( in it"#,
+    ] {
+        let (game, after) = with_bad_third_tag(bad);
+        let r = run(&(game.clone() + &after));
+        assert_eq!(
+            (r.report.games_read, r.report.games_rejected),
+            (2, 1),
+            "{bad}: {:?}",
+            r.errors
+        );
+        assert_eq!(r.rejects, game.as_bytes(), "{bad}");
+        assert_eq!(r.errors.len(), 1, "{bad}: {:?}", r.errors);
+        assert_eq!(
+            r.errors[0].0, 3,
+            "{bad}: the error is on the bad tag's line"
+        );
+        assert_eq!(
+            r.out,
+            run(&after).out,
+            "{bad}: the game after is written whole"
+        );
+    }
+}
+
+#[test]
+fn a_bad_tag_line_with_a_latin1_byte_rejects_that_game_whole() {
+    let (game, after) = with_bad_third_tag("[White \"Fran\u{E7}ois\"]");
+    let game = game.replace('\u{E7}', "\u{1}").into_bytes();
+    let game: Vec<u8> = game
+        .iter()
+        .map(|&b| if b == 1 { 0xE7 } else { b })
+        .collect();
+    let input = [game.as_slice(), after.as_bytes()].concat();
+    let r = run_with(Filter::default(), &input);
+    assert_eq!(
+        (r.report.games_read, r.report.games_rejected),
+        (2, 1),
+        "{:?}",
+        r.errors
+    );
+    assert_eq!(r.rejects, game);
+    assert!(r.errors[0].2.contains("Latin-1"), "{:?}", r.errors);
+}
+
+#[test]
+fn a_bad_first_tag_after_a_game_starts_the_next_game() {
+    let first = "[Variant \"C'escacs\"]\n\n1. E7-E13, E21-E15\n\n";
+    let bad = "[Event CG]\n[Variant \"C'escacs\"]\n\n1. F8-F12:\n*\n";
+    let r = run(&(first.to_string() + bad));
+    assert_eq!(
+        (r.report.games_read, r.report.games_rejected),
+        (2, 1),
+        "{:?}",
+        r.errors
+    );
+    assert_eq!(r.rejects, bad.as_bytes());
+}
+
 // ───────────────────────────── comments ─────────────────────────────
 
 /// A game whose comment quotes another, tags and all.

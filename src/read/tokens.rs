@@ -200,8 +200,7 @@ impl Reading<'_> {
             self.fold_word(&rest[..len]);
             return self.folded_tokens(h, at, len).map(Some);
         }
-        self.unexpected(h, rest, at)?;
-        Ok(None)
+        self.unexpected(h, rest, at)
     }
 
     /// NFKC-folds `word`, valid UTF-8, into `self.moves.fold`, with the
@@ -273,22 +272,26 @@ impl Reading<'_> {
         Ok(next)
     }
 
+    /// Bytes that start no token: the game's error. Returns where reading
+    /// goes on, if not after the tokenizer's error span.
     #[cold]
     #[inline(never)]
-    pub(super) fn unexpected(&mut self, h: Held<'_>, rest: &[u8], at: u64) -> io::Result<()> {
+    pub(super) fn unexpected(
+        &mut self,
+        h: Held<'_>,
+        rest: &[u8],
+        at: u64,
+    ) -> io::Result<Option<u64>> {
+        if rest.first() == Some(&b'[') {
+            return self.bad_tag_line(h, rest, at);
+        }
         if !self.game_at(h, Opens::Movetext, at)? {
-            return Ok(());
+            return Ok(None);
         }
         self.leave_tags(h);
         if self.f.cx.has_error() {
             // Only the game's first error is kept: no need to make another.
-            return Ok(());
-        }
-        if rest.first() == Some(&b'[') && h.holds(at) {
-            // A tag that is not well formed: say what is wrong, where.
-            let (off, message) = token::tag_fault(h.from(at), at);
-            self.error_at(h, at + off as u64, message);
-            return Ok(());
+            return Ok(None);
         }
         // A number or word the tokenizer could not read for invalid UTF-8
         // inside it (`12\xFF.`): the invalid byte is the fault.
@@ -315,7 +318,25 @@ impl Reading<'_> {
             (_, Some(c)) => (at, format!("unexpected character '{c}'").into()),
         };
         self.error_at(h, at, message);
-        Ok(())
+        Ok(None)
+    }
+
+    /// A `[` that starts no tag: a tag line that is not well formed. To
+    /// the game-start rule it is a tag, so a bad tag inside a tag section
+    /// rejects that one game instead of ending it there; the rest of its
+    /// line is part of the fault, never read as movetext. Returns where
+    /// reading goes on: the line's end.
+    fn bad_tag_line(&mut self, h: Held<'_>, rest: &[u8], at: u64) -> io::Result<Option<u64>> {
+        if !self.game_at(h, Opens::Tag, at)? {
+            return Ok(None);
+        }
+        // Only the game's first error is kept.
+        if !self.f.cx.has_error() && h.holds(at) {
+            let (off, message) = token::tag_fault(h.from(at), at);
+            self.error_at(h, at + off as u64, message);
+        }
+        let line_end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        Ok(Some(at + line_end as u64))
     }
 
     /// A token read by the tokenizer; returns where reading goes on, if
