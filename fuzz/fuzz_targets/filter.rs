@@ -13,6 +13,11 @@
 //!   filtered apart they give the output, rejects and counts of the whole;
 //! - `--split-variations` writes canonical games, the first of them the
 //!   game without its variations;
+//! - `--verify` writes canonical games, each of them one the run without it
+//!   writes, and its output verifies again with no error;
+//! - ndjson is one JSON object a game written, each parsed back;
+//! - every diagnostic names a line of the input and a column on it (or
+//!   just past its end);
 //! - the span path changes nothing: the reader with its quick readers off
 //!   (every token through the tokenizer) gives the same run;
 //! - with games left out (`--dedup`, `--tag`, `--plies`, `--reaches`,
@@ -31,7 +36,7 @@
 
 use ctlpgn_filter::{
     cut_at_games, run_parallel, run_parallel_into, Context, Diagnostic, FilterBuilder, Flow,
-    HalfMove, Origin, Pass, Pdtl, Report, Sinks, TagPattern, Variation,
+    Format, HalfMove, Origin, Pass, Pdtl, Report, Sinks, TagPattern, Variation, Verify,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -146,7 +151,10 @@ impl Pass for Starts {
         ctlpgn_filter::Interest::NONE
     }
     fn begin_game(&mut self, cx: &mut Context) {
-        self.0.lock().expect("one thread").push(cx.game_start.offset);
+        self.0
+            .lock()
+            .expect("one thread")
+            .push(cx.game_start.offset);
     }
 }
 
@@ -292,13 +300,69 @@ fuzz_target!(|data: &[u8]| {
     check(&grammar_soup(data));
 });
 
+/// Does each diagnostic name a line of `data` (lines end at `\n`) and a
+/// column on it, or just past its last character?
+fn placed_inside(data: &[u8], diagnostics: &[Diagnostic]) -> bool {
+    let lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+    diagnostics.iter().all(|d| {
+        let Some(line) = usize::try_from(d.line)
+            .ok()
+            .and_then(|l| lines.get(l.wrapping_sub(1)))
+        else {
+            return false;
+        };
+        let chars = String::from_utf8_lossy(line).chars().count() as u64;
+        (1..=chars + 1).contains(&d.column)
+    })
+}
+
+/// `--verify` only rejects: what it writes, the run without it writes too,
+/// and verifies again with no error; ndjson is a JSON object a game.
+fn check_verify_and_ndjson(data: &[u8], plain: &Run) {
+    let verified = run(FilterBuilder::new().verify(Verify::new()), data);
+    let (out, _, diagnostics, report) = &verified;
+    assert_eq!(
+        report.games_read,
+        report.games_written + report.games_rejected
+    );
+    assert!(
+        placed_inside(data, diagnostics),
+        "--verify: a diagnostic off the input"
+    );
+    let (again, _, _, second) = run(FilterBuilder::new().verify(Verify::new()), out);
+    assert_eq!(second.games_rejected, 0, "--verify: its output rejected");
+    assert_eq!(&again, out, "--verify: not a fixed point");
+    let plain_games = games_of(&plain.0);
+    assert!(
+        whole_games_of(out, &plain_games),
+        "--verify wrote a game the run without it does not"
+    );
+
+    let (json, _, _, report) = run(FilterBuilder::new().format(Format::Ndjson), data);
+    let lines: Vec<&[u8]> = json.split_inclusive(|&b| b == b'\n').collect();
+    assert_eq!(
+        lines.len() as u64,
+        report.games_written,
+        "ndjson: not a line a game"
+    );
+    for line in lines {
+        let value: serde_json::Value = serde_json::from_slice(line).expect("ndjson parses");
+        assert!(
+            value["moves"].is_array() && value["tags"].is_array() && value["result"].is_string(),
+            "ndjson: a game without its moves, tags or result: {value}"
+        );
+    }
+}
+
 fn check(data: &[u8]) {
+    let plain = run(FilterBuilder::new(), data);
+    assert!(placed_inside(data, &plain.2), "a diagnostic off the input");
+    check_verify_and_ndjson(data, &plain);
     if !data.contains(&0) {
         let whole = run(FilterBuilder::new(), data);
         for size in [1, 1 + data.len() as u64 / 3] {
             let mut cut = Vec::new();
-            cut_at_games(FilterBuilder::new(), data, &mut cut, size)
-                .expect("memory does not fail");
+            cut_at_games(FilterBuilder::new(), data, &mut cut, size).expect("memory does not fail");
             let pieces: Vec<&[u8]> = if cut.is_empty() {
                 Vec::new()
             } else {
@@ -335,13 +399,22 @@ fn check(data: &[u8]) {
         );
         // (Kept variations end a broken game elsewhere: other games.)
         if which != 3 {
-            assert!(whole_games_of(rejects, &games), "{which}: rejects not whole games");
-            assert!(whole_games_of(duplicates, &games), "{which}: duplicates not whole games");
+            assert!(
+                whole_games_of(rejects, &games),
+                "{which}: rejects not whole games"
+            );
+            assert!(
+                whole_games_of(duplicates, &games),
+                "{which}: duplicates not whole games"
+            );
         }
         let (again, _, _, _, second) = sorted(which, out, None);
         if which != 3 {
             // (--keep-* output re-read may not be re-selected alike.)
-            assert_eq!(second.left_out.duplicates, 0, "{which}: a duplicate written");
+            assert_eq!(
+                second.left_out.duplicates, 0,
+                "{which}: a duplicate written"
+            );
             assert_eq!(second.games_rejected, 0, "{which}: output rejected");
         }
         if which == 0 {
@@ -355,8 +428,8 @@ fn check(data: &[u8]) {
         }
         if !data.contains(&0) {
             let mut cut = Vec::new();
-            let cuts = cut_at_games(leaving_out(which), data, &mut cut, 1)
-                .expect("memory does not fail");
+            let cuts =
+                cut_at_games(leaving_out(which), data, &mut cut, 1).expect("memory does not fail");
             let mut both = cuts.left_out;
             both.add(&cuts.kept);
             assert_eq!(both, left, "{which}: the cut left out other games");
@@ -376,7 +449,10 @@ fn check(data: &[u8]) {
             } else if which == 0 {
                 // The duplicates kept are written there; the options leave
                 // them out of that output.
-                assert!(&sorted(which, &o, None).0 == out, "{which}: kept duplicates");
+                assert!(
+                    &sorted(which, &o, None).0 == out,
+                    "{which}: kept duplicates"
+                );
                 assert!(&r == rejects, "{which}: the cut's pieces' rejects differ");
             }
         }
@@ -438,7 +514,10 @@ fn check(data: &[u8]) {
         );
 
         let tokenized = run(builder().spans(false), data);
-        assert_eq!(tokenized, one, "the span path and the tokenizer read otherwise");
+        assert_eq!(
+            tokenized, one,
+            "the span path and the tokenizer read otherwise"
+        );
 
         for chunk in [1, 1 + data.len() / 3] {
             let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
