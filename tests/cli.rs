@@ -559,6 +559,11 @@ fn jobs_0_is_one_per_core_and_huge_values_are_capped_with_a_warning() {
         .write_stdin(input.clone())
         .output()
         .unwrap();
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(one.stdout.clone()).unwrap(),
+        GOOD_OUT.repeat(100)
+    );
     for jobs in ["0", "30000", "4294967296", "18446744073709551615"] {
         let out = cmd()
             .args(["--jobs", jobs, "--chunk-bytes", "64"])
