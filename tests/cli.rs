@@ -501,7 +501,9 @@ fn clicolor_force_colours_a_pipe_and_no_color_wins_over_it() {
         .write_stdin(BAD)
         .output()
         .unwrap();
-    assert!(!String::from_utf8_lossy(&both.stderr).contains('\x1b'));
+    let plain = String::from_utf8_lossy(&both.stderr);
+    assert!(plain.contains("error: the letter x"), "{plain:?}");
+    assert!(!plain.contains('\x1b'), "{plain:?}");
 }
 
 #[test]

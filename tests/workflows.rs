@@ -210,7 +210,9 @@ fn color_always_colours_the_level_and_never_does_not() {
         .write_stdin(BAD)
         .output()
         .unwrap();
-    assert!(!String::from_utf8(out.stderr).unwrap().contains('\x1b'));
+    let plain = String::from_utf8(out.stderr).unwrap();
+    assert!(plain.contains("error: the letter x"), "{plain:?}");
+    assert!(!plain.contains('\x1b'), "{plain:?}");
 }
 
 /// `--jobs 2`, in chunks small enough to cut `path` at many game
