@@ -442,7 +442,17 @@ mod tests {
             (Some(s), Some(l)) => format!("  -{s}, --{l}"),
             (Some(s), None) => format!("  -{s}"),
             (None, Some(l)) => format!("      --{l}"),
-            (None, None) => format!("  [{}]", arg.get_id().as_str().to_uppercase()),
+            (None, None) => {
+                let name = arg.get_value_names().map_or_else(
+                    || arg.get_id().as_str().to_uppercase(),
+                    |names| names[0].to_string(),
+                );
+                if arg.is_required_set() {
+                    format!("  <{name}>")
+                } else {
+                    format!("  [{name}]")
+                }
+            }
         }
     }
 
