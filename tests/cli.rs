@@ -501,7 +501,9 @@ fn clicolor_force_colours_a_pipe_and_no_color_wins_over_it() {
         .write_stdin(BAD)
         .output()
         .unwrap();
-    assert!(!String::from_utf8_lossy(&both.stderr).contains('\x1b'));
+    let plain = String::from_utf8_lossy(&both.stderr);
+    assert!(plain.contains("error: the letter x"), "{plain:?}");
+    assert!(!plain.contains('\x1b'), "{plain:?}");
 }
 
 #[test]
@@ -559,6 +561,11 @@ fn jobs_0_is_one_per_core_and_huge_values_are_capped_with_a_warning() {
         .write_stdin(input.clone())
         .output()
         .unwrap();
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(one.stdout.clone()).unwrap(),
+        GOOD_OUT.repeat(100)
+    );
     for jobs in ["0", "30000", "4294967296", "18446744073709551615"] {
         let out = cmd()
             .args(["--jobs", jobs, "--chunk-bytes", "64"])

@@ -257,11 +257,19 @@ fn dedup_on_the_archive_is_the_same_on_two_threads_in_small_chunks_and_walking_f
 
 #[test]
 fn with_the_result_compared_the_archive_still_has_11_games_and_with_verify_9() {
-    // The copies of each game end alike.
-    let (_, _, err) = dedup_archive(&["--dedup-result"]);
+    // The copies of each game end alike: the same output and duplicates
+    // as without the result, each note saying the result was compared.
+    let (out, dups, err) = dedup_archive(&["--dedup-result"]);
+    let (plain_out, plain_dups, _) = dedup_archive(&[]);
+    assert!(out == plain_out && dups == plain_dups);
     assert!(
         err.contains("11 written, 0 rejected, 72 duplicates"),
         "{err}"
+    );
+    assert_eq!(
+        err.matches(" (the same start, moves and result): left out")
+            .count(),
+        72
     );
     // The incoherent first example (11 copies) and snippet (3) are
     // rejected, not duplicates: rejection comes first.
@@ -274,6 +282,66 @@ fn with_the_result_compared_the_archive_still_has_11_games_and_with_verify_9() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         err.ends_with("83 games read, 9 written, 14 rejected, 60 duplicates, 9 warnings\n"),
+        "{err}"
+    );
+}
+
+/// The command's run with `option` on `input`: output, duplicates, stderr.
+fn dedup_run(option: &str, input: &str) -> (String, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, dups) = (dir.path().join("out"), dir.path().join("dups"));
+    let o = cmd()
+        .arg(option)
+        .arg("--duplicates")
+        .arg(&dups)
+        .arg("-o")
+        .arg(&out)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{option}: {err}");
+    (
+        std::fs::read_to_string(&out).unwrap(),
+        std::fs::read_to_string(&dups).unwrap(),
+        err,
+    )
+}
+
+#[test]
+fn dedup_result_writes_a_copy_that_ends_with_another_result_and_dedup_does_not() {
+    let game = |result: &str| format!("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n{result}\n");
+    let (won, drawn) = (game("3-0"), game("1-1"));
+    let input = [won.as_str(), &drawn, &drawn].concat();
+    let filtered =
+        |g: &str| String::from_utf8(Filter::default().filter_bytes(g.as_bytes()).0).unwrap();
+
+    let (out, dups, err) = dedup_run("--dedup", &input);
+    assert_eq!(out, filtered(&won));
+    assert_eq!(dups, drawn.repeat(2));
+    assert!(
+        err.ends_with(": 3 games read, 1 written, 0 rejected, 2 duplicates, 0 warnings\n"),
+        "{err}"
+    );
+    assert_eq!(
+        err.matches("a duplicate of the game at <stdin>:1 (the same start and moves)")
+            .count(),
+        2,
+        "{err}"
+    );
+
+    let (out, dups, err) = dedup_run("--dedup-result", &input);
+    assert_eq!(out, filtered(&won) + &filtered(&drawn));
+    assert_eq!(dups, drawn);
+    assert!(
+        err.ends_with(": 3 games read, 2 written, 0 rejected, 1 duplicate, 0 warnings\n"),
+        "{err}"
+    );
+    assert!(
+        err.starts_with(
+            "<stdin>:7:1: note: a duplicate of the game at <stdin>:4 \
+             (the same start, moves and result): left out"
+        ),
         "{err}"
     );
 }

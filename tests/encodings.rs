@@ -56,6 +56,8 @@ fn each_compressed_format_is_read_from_a_file_and_from_standard_input() {
         .output()
         .unwrap();
     assert_eq!(plain.status.code(), Some(1));
+    // Its good games, the bad ones rejected.
+    assert!(plain.stdout == GOOD_OUT.repeat(text.matches(GOOD).count()).as_bytes());
     let dir = tempfile::tempdir().unwrap();
     for (suffix, bytes) in compressed(text.as_bytes()) {
         let path = dir.path().join(format!("games.ctl-pgn.{suffix}"));
@@ -88,6 +90,7 @@ fn each_compressed_format_is_read_from_a_file_and_from_standard_input() {
             .arg(&path)
             .output()
             .unwrap();
+        assert_eq!(jobs.status.code(), Some(1), "{suffix}: --jobs");
         assert!(jobs.stdout == plain.stdout, "{suffix}: --jobs");
         assert_eq!(stderr_of(&jobs), named, "{suffix}: --jobs");
     }
@@ -219,6 +222,7 @@ fn cut_writes_the_decompressed_text() {
             .write_stdin(bytes)
             .output()
             .unwrap();
+        assert!(out.status.success(), "{suffix}");
         assert!(out.stdout == whole.stdout, "{suffix}");
     }
 }

@@ -90,6 +90,13 @@ fn joins_read_the_same_in_jobs_chunks_and_cut_pieces() {
         .collect::<Vec<u8>>()
         .repeat(5);
     let whole = filter(&input);
+    // Each form is two games, each written, each join named.
+    let games = 2 * 5 * joined_forms().len() as u64;
+    assert_eq!((whole.2.games_read, whole.2.games_written), (games, games));
+    assert_eq!(
+        whole.1.iter().filter(|m| *m == JOINED).count() as u64,
+        games / 2
+    );
     for chunk in [1, 13, 97] {
         assert_eq!(in_chunks(&input, chunk), whole, "chunks of {chunk}");
     }

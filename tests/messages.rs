@@ -238,7 +238,8 @@ fn after_ten_diagnostics_of_a_kind_the_rest_are_counted() {
     assert_eq!(errors(&all).len(), 9003);
     assert!(!all.contains("more \"standard-chess PGN\""));
     // --jobs counts them in input order: the same lines.
-    let (_, _, jobs) = run(&["-j", "4", "--chunk-bytes", "500"], &input);
+    let (jobs_ok, jobs_out, jobs) = run(&["-j", "4", "--chunk-bytes", "500"], &input);
+    assert_eq!((jobs_ok, jobs_out.as_str()), (ok, out.as_str()));
     assert_eq!(jobs, err);
 }
 

@@ -415,3 +415,132 @@ fn wrap(text: &str, indent: usize, width: usize) -> String {
 
 /// Bytes per chunk handed to a worker by default.
 const CHUNK_BYTES: usize = 2 << 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Arg;
+
+    /// What the command prints for `flag` (`-h` or `--help`): the text of
+    /// the error clap's parse stops with, as `Cli::parse` prints it.
+    fn help(flag: &str) -> String {
+        let e = Cli::try_parse_from(["ctlpgn-filter", flag]).unwrap_err();
+        assert_eq!(e.kind(), clap::error::ErrorKind::DisplayHelp, "{flag}");
+        e.to_string()
+    }
+
+    /// Every argument clap knows, `--help` and `--version` included.
+    fn arguments() -> Vec<Arg> {
+        let mut command = Cli::command();
+        command.build();
+        command.get_arguments().cloned().collect()
+    }
+
+    /// How the help's list of options starts the line of `arg`.
+    fn spelling(arg: &Arg) -> String {
+        match (arg.get_short(), arg.get_long()) {
+            (Some(s), Some(l)) => format!("  -{s}, --{l}"),
+            (Some(s), None) => format!("  -{s}"),
+            (None, Some(l)) => format!("      --{l}"),
+            (None, None) => {
+                let name = arg.get_value_names().map_or_else(
+                    || arg.get_id().as_str().to_uppercase(),
+                    |names| names[0].to_string(),
+                );
+                if arg.is_required_set() {
+                    format!("  <{name}>")
+                } else {
+                    format!("  [{name}]")
+                }
+            }
+        }
+    }
+
+    /// `help` lists `arg`: a line starts with its spelling, which ends
+    /// there (so `--dedup` is not found in `--dedup-result`).
+    fn lists(help: &str, arg: &Arg) -> bool {
+        let spelling = spelling(arg);
+        help.lines().any(|line| {
+            line.strip_prefix(&spelling)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '<', '.']))
+        })
+    }
+
+    /// `text` with every run of white space one space: wrapping aside.
+    fn words(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// What `-h` says of `arg` (its doc comment's first paragraph), or with
+    /// `long`, what `--help` says (the whole doc comment).
+    fn says(arg: &Arg, long: bool) -> String {
+        let help = arg.get_help().expect("every option says what it does");
+        let text = if long {
+            arg.get_long_help().unwrap_or(help)
+        } else {
+            help
+        };
+        words(&text.to_string())
+    }
+
+    #[test]
+    fn long_help_lists_every_option_but_the_hidden_ones_with_what_it_does() {
+        let help = help("--help");
+        let (mut shown, mut hidden) = (0, 0);
+        for arg in arguments() {
+            if arg.is_hide_set() {
+                assert!(!lists(&help, &arg), "{} is hidden:\n{help}", spelling(&arg));
+                hidden += 1;
+            } else {
+                assert!(lists(&help, &arg), "{} missing:\n{help}", spelling(&arg));
+                assert!(
+                    words(&help).contains(&says(&arg, true)),
+                    "{}:\n{help}",
+                    says(&arg, true)
+                );
+                shown += 1;
+            }
+        }
+        // The list really is clap's: options, hidden ones among them.
+        assert!(shown > 30 && hidden > 0, "{shown} shown, {hidden} hidden");
+    }
+
+    #[test]
+    fn short_help_lists_the_options_not_hidden_from_it_and_no_other() {
+        let help = help("-h");
+        let (mut shown, mut left_to_long_help) = (0, 0);
+        for arg in arguments() {
+            if arg.is_hide_set() || arg.is_hide_short_help_set() {
+                assert!(
+                    !lists(&help, &arg),
+                    "{} is not in -h:\n{help}",
+                    spelling(&arg)
+                );
+                left_to_long_help += 1;
+            } else {
+                assert!(lists(&help, &arg), "{} missing:\n{help}", spelling(&arg));
+                assert!(
+                    words(&help).contains(&says(&arg, false)),
+                    "{}:\n{help}",
+                    says(&arg, false)
+                );
+                shown += 1;
+            }
+        }
+        assert!(
+            shown > 10 && left_to_long_help > 10,
+            "{shown} shown, {left_to_long_help} left to --help"
+        );
+    }
+
+    #[test]
+    fn long_help_shows_every_example() {
+        let help = words(&help("--help"));
+        for (command, what) in EXAMPLES {
+            assert!(
+                help.contains(&words(&format!("{command} {what}"))),
+                "{command}:\n{help}"
+            );
+        }
+    }
+}

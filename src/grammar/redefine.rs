@@ -192,17 +192,48 @@ impl RedefineMap {
 mod tests {
     use super::*;
 
+    /// The spec's examples (section Redefine), each with the letters it
+    /// says stand for which pieces: each alternative resolves to its piece,
+    /// the piece's own letter is refused, and no other letter changes.
     #[test]
-    fn spec_examples_parse() {
-        for v in [
-            "A@J, C@N, T@R",
-            "B@J, Q@D, W@V",
-            "L@J, S@N, T@R, W@V",
-            "F@J, C@N, T@R, W@V",
-            "FAN",
+    fn spec_examples_parse_to_the_letters_they_define() {
+        for (value, pairs) in [
+            (
+                "A@J, C@N, T@R",
+                &[(b'A', b'J'), (b'C', b'N'), (b'T', b'R')][..],
+            ),
+            ("B@J, Q@D, W@V", &[(b'B', b'J'), (b'Q', b'D'), (b'W', b'V')]),
+            (
+                "L@J, S@N, T@R, W@V",
+                &[(b'L', b'J'), (b'S', b'N'), (b'T', b'R'), (b'W', b'V')],
+            ),
+            (
+                "F@J, C@N, T@R, W@V",
+                &[(b'F', b'J'), (b'C', b'N'), (b'T', b'R'), (b'W', b'V')],
+            ),
         ] {
-            RedefineMap::default().merge(v).unwrap();
+            let mut m = RedefineMap::default();
+            m.merge(value).unwrap();
+            assert!(!m.fan(), "{value}");
+            for &(alt, standard) in pairs {
+                assert_eq!(m.standard(alt), Some(standard), "{value}");
+                assert_eq!(m.resolve(alt), Ok(standard), "{value}");
+                assert!(m.resolve(standard).is_err(), "{value}");
+            }
+            let defined: Vec<u8> = (b'A'..=b'Z').filter(|&l| m.standard(l).is_some()).collect();
+            let mut expected: Vec<u8> = pairs.iter().map(|p| p.0).collect();
+            expected.sort_unstable();
+            assert_eq!(defined, expected, "{value}");
         }
+    }
+
+    #[test]
+    fn fan_is_declared_and_redefines_no_letter() {
+        let mut m = RedefineMap::default();
+        m.merge("FAN").unwrap();
+        assert!(m.fan());
+        assert!(m.is_empty());
+        assert!((b'A'..=b'Z').all(|l| m.standard(l).is_none()));
     }
 
     #[test]
