@@ -162,7 +162,8 @@ impl Game {
     /// Its first bytes that left the buffer, those still in memory, and
     /// the stream offset of the first, when they are kept.
     fn kept(&self) -> Option<(&[u8], u64)> {
-        self.keep_raw.then_some((self.raw.head(), self.start.offset))
+        self.keep_raw
+            .then_some((self.raw.head(), self.start.offset))
     }
 }
 
@@ -550,10 +551,7 @@ impl Reading<'_> {
     /// with what must be read again.
     #[cold]
     #[inline(never)]
-    pub(super) fn end_of_input(
-        &mut self,
-        h: Held<'_>,
-    ) -> io::Result<Result<Stop, (u64, Spill)>> {
+    pub(super) fn end_of_input(&mut self, h: Held<'_>) -> io::Result<Result<Stop, (u64, Spill)>> {
         self.flush_pending(h);
         if let Until::Boundary { whole: false, .. } = self.io.until {
             let g = &self.game;
@@ -587,7 +585,7 @@ impl Reading<'_> {
 fn bytes_in_words(bytes: u64) -> String {
     [(30, "GiB"), (20, "MiB"), (10, "KiB")]
         .into_iter()
-        .find(|&(shift, _)| bytes >= 1 << shift && bytes % (1 << shift) == 0)
+        .find(|&(shift, _)| bytes >= 1 << shift && bytes.is_multiple_of(1 << shift))
         .map_or(format!("{bytes} bytes"), |(shift, unit)| {
             format!("{} {unit}", bytes >> shift)
         })

@@ -250,7 +250,10 @@ impl Spill {
     /// Writes the first `n` bytes to `sink`; more may be pushed after.
     pub fn write_to(&mut self, sink: &mut dyn io::Write, n: u64) -> io::Result<()> {
         use std::io::{Seek, SeekFrom};
-        let from_head = self.head.len().min(usize::try_from(n).unwrap_or(usize::MAX));
+        let from_head = self
+            .head
+            .len()
+            .min(usize::try_from(n).unwrap_or(usize::MAX));
         sink.write_all(&self.head[..from_head])?;
         let rest = n - from_head as u64;
         if let (Some(f), true) = (&mut self.tail, rest > 0) {
