@@ -201,6 +201,10 @@ pub fn index_implementations() -> Vec<&'static str> {
         .collect()
 }
 
+/// The longest line the reader reads by default, in bytes (64 MiB): see
+/// [`FilterBuilder::max_line_bytes`].
+pub const MAX_LINE_BYTES: u64 = 64 << 20;
+
 /// The names of the built-in passes, in chain order.
 pub const PASS_NAMES: [&str; 6] = [
     "redefine",
@@ -245,6 +249,7 @@ pub struct FilterBuilder {
     strict: bool,
     fail_fast: bool,
     fix_result: bool,
+    max_line_bytes: u64,
     split_variations: bool,
     spans: bool,
     index: IndexImpl,
@@ -269,6 +274,7 @@ impl FilterBuilder {
             strict: false,
             fail_fast: false,
             fix_result: false,
+            max_line_bytes: MAX_LINE_BYTES,
             split_variations: false,
             spans: true,
             index: IndexImpl::best(),
@@ -470,6 +476,26 @@ impl FilterBuilder {
         self
     }
 
+    /// The longest line read, in bytes (its line end not counted; by
+    /// default [`MAX_LINE_BYTES`]): a longer line is never held whole, and
+    /// rejects its game, whose bytes still go to the rejects as read.
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let mut filter = FilterBuilder::new().max_line_bytes(24).build();
+    /// let input = b"[Variant \"C'escacs\"] {a comment too long}\n*\n";
+    /// let (mut out, mut rejects) = (Vec::new(), Vec::new());
+    /// let report = filter
+    ///     .run_with_rejects(&input[..], &mut out, Some(&mut rejects), &mut |_| {})
+    ///     .unwrap();
+    /// assert_eq!((out.len(), report.games_rejected), (0, 1));
+    /// assert_eq!(rejects, input);
+    /// ```
+    pub fn max_line_bytes(mut self, bytes: u64) -> Self {
+        self.max_line_bytes = bytes.max(1);
+        self
+    }
+
     /// Whether the reader copies moves already canonical as they stand
     /// (the span path, on by default) or reads every token through the
     /// tokenizer. The output is the same bytes either way: this is for the
@@ -530,6 +556,7 @@ impl FilterBuilder {
             index_impl: self.index,
             fail_fast: self.fail_fast,
             fix_result: self.fix_result,
+            max_line_bytes: self.max_line_bytes,
             cx: Context::strict(self.strict),
             writer: Writer::new(self.format, self.split_variations, hook),
             gate: self.gate,
@@ -554,6 +581,8 @@ pub struct Filter {
     pub(crate) index_impl: IndexImpl,
     pub(crate) fail_fast: bool,
     pub(crate) fix_result: bool,
+    /// The longest line read: a longer one rejects its game unread.
+    pub(crate) max_line_bytes: u64,
     pub(crate) cx: Context,
     pub(crate) writer: Writer,
     pub(crate) gate: Gate,

@@ -26,7 +26,10 @@ fn a_100_mb_file_with_no_newline_is_filtered_in_memory_bounded_by_its_line() {
     let n = 100_000_000 / game.len();
     // Each game but the first starts on the line where the one before
     // ends: warned about (two games on one line), not printed with -q.
-    let r = run(&["-j1", "-q", "--stats"], repeat(game, n));
+    let r = run(
+        &["-j1", "-q", "--stats", "--max-line-bytes", "128M"],
+        repeat(game, n),
+    );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(
         r.stderr.ends_with(&format!(
@@ -55,6 +58,106 @@ fn a_100_mb_comment_is_skipped_in_constant_memory() {
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(r.stdout_tail.ends_with(b"1. E7-E13:\n*\n\n"));
     assert!(r.max_rss < 32 * MB, "peak RSS {} MB", r.max_rss / MB);
+}
+
+/// A game whose comment holds `lines` lines of 100 bytes, closed or not,
+/// then a good game (inside the comment when it is never closed).
+fn long_comment(lines: usize, closed: bool) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> {
+    let line = "x".repeat(99) + "\n";
+    move |w| {
+        w.write_all(b"[Variant \"C'escacs\"]\n1. E7-E13:\n{")?;
+        (0..lines).try_for_each(|_| w.write_all(line.as_bytes()))?;
+        if closed {
+            w.write_all(b"}\n*\n\n")?;
+        }
+        w.write_all(GOOD.as_bytes())
+    }
+}
+
+#[test]
+fn a_64_mb_comment_costs_no_more_memory_with_rejects() {
+    for closed in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let rejects = dir.path().join("rejects");
+        let args = ["-j1", "--stats", "--rejects", rejects.to_str().unwrap()];
+        let r = run(&args, long_comment(640_000, closed));
+        let (code, rejected) = if closed { (0, 0) } else { (1, 1) };
+        assert_eq!(r.code, Some(code), "{}", r.stderr);
+        assert!(
+            r.stderr.ends_with(&format!(
+                "2 games read, {} written, {rejected} rejected, 0 warnings\n",
+                2 - rejected
+            )),
+            "{}",
+            r.stderr
+        );
+        // The game never closed is rejected whole, through a temporary file.
+        let kept = std::fs::metadata(&rejects).unwrap().len();
+        assert_eq!(kept, if closed { 0 } else { 64_000_000 + 33 });
+        assert!(r.max_rss < 32 * MB, "peak RSS {} MB", r.max_rss / MB);
+    }
+}
+
+#[test]
+fn a_line_longer_than_the_limit_rejects_its_game_and_the_next_is_written() {
+    let long = format!(
+        "[Variant \"C'escacs\"]\n1. E7-E13:\n{{{}}}\n*\n\n",
+        "x".repeat(100)
+    );
+    let input = format!("{GOOD}{long}{GOOD}");
+    let dir = tempfile::tempdir().unwrap();
+    let rejects = dir.path().join("rejects");
+    let args = [
+        "-j1",
+        "--max-line-bytes",
+        "100",
+        "--rejects",
+        rejects.to_str().unwrap(),
+    ];
+    let r = run(&args, bytes(vec![input.into_bytes()]));
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr.contains(
+            "<stdin>:7:1: error: this line is longer than 100 bytes: its game is rejected, \
+             and the line is not read (--max-line-bytes SIZE reads longer lines)"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stdout_len, 2 * (GOOD.len() + 1));
+    assert_eq!(std::fs::read_to_string(&rejects).unwrap(), long);
+    assert!(r
+        .stderr
+        .ends_with("3 games read, 2 written, 1 rejected, 0 warnings\n"));
+}
+
+#[test]
+fn a_line_as_long_as_the_limit_is_read() {
+    let comment = format!(
+        "[Variant \"C'escacs\"]\n1. E7-E13:\n{{{}}}\n*\n",
+        "x".repeat(98)
+    );
+    let r = run(
+        &["-j1", "--keep-comments", "--max-line-bytes", "100"],
+        bytes(vec![comment.into_bytes()]),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+}
+
+#[test]
+fn a_100_mb_line_with_no_newline_is_rejected_in_bounded_memory() {
+    let r = run(
+        &["-j1", "--stats", "--max-line-bytes", "1M"],
+        repeat("[Variant \"C'escacs\"] 1. E7-E13: * ", 3_000_000),
+    );
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stderr
+            .ends_with("1 game read, 0 written, 1 rejected, 0 warnings\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.max_rss < 16 * MB, "peak RSS {} MB", r.max_rss / MB);
 }
 
 fn nested(depth: usize) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> {

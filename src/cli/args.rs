@@ -100,6 +100,15 @@ pub struct Cli {
     /// Stop at the first rejected game.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Read lines of at most SIZE bytes (default 64M).
+    ///
+    /// A longer line is never held in memory: its game is rejected (to
+    /// --rejects byte for byte, as any rejected game), the line is not
+    /// read, and reading goes on at the next line. SIZE: bytes, or with K,
+    /// M or G after it (powers of 1024).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, hide_short_help = true,
+          default_value = "64M")]
+    pub max_line_bytes: u64,
     /// Leave out a game that repeats one written before.
     ///
     /// A duplicate has the start (its PDTL, or the initial setup) and

@@ -43,6 +43,7 @@ fn filter_builder(cli: &Cli, name: &InputName, ledger: &Ledger) -> FilterBuilder
         .fix_result(cli.fix_result)
         .split_variations(cli.split_variations)
         .fail_fast(cli.fail_fast)
+        .max_line_bytes(cli.max_line_bytes)
         .spans(!cli.no_spans)
         .format(match cli.format {
             OutputFormat::CtlPgn => Format::CtlPgn,

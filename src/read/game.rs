@@ -2,12 +2,15 @@
 //! shows, and where each goes once read: written, or rejected with its
 //! bytes exactly as read.
 
+use super::input::Spill;
 use super::scan::Mode;
 use super::tokens::is_blank;
 use super::{Held, Reading, Resume, Stop, Until};
 use crate::diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 use crate::filter::Report;
 use crate::grammar::model::Outcome;
+use crate::grammar::token::Token;
+use logos::Logos;
 use std::io::{self, Write};
 
 /// Where the games go: the output, the rejects, the diagnostics, and the
@@ -53,6 +56,27 @@ pub(super) enum Opens {
     Result,
     /// A comment or a variation.
     Aside,
+}
+
+impl Opens {
+    /// What the first token of `text`, past blanks, is to the game-start
+    /// rule, read from its first bytes (a line too long to read); `None`
+    /// when they are all blanks.
+    fn of_first_token(text: &[u8]) -> Option<(usize, Opens)> {
+        let i = text.iter().position(|&b| !is_blank(b))?;
+        let opens = match text[i] {
+            b'[' => Opens::Tag,
+            b'{' | b'(' => Opens::Aside,
+            _ => {
+                let word = &text[i..text.len().min(i + 64)];
+                match crate::grammar::token::Token::lexer(word).next() {
+                    Some(Ok(Token::Result | Token::Unfinished | Token::PgnDraw)) => Opens::Result,
+                    _ => Opens::Movetext,
+                }
+            }
+        };
+        Some((i, opens))
+    }
 }
 
 /// How a game stands, to the game-start rule: what may start the next.
@@ -123,7 +147,7 @@ pub(super) struct Game {
     pub placed: usize,
     /// Its bytes that left the buffer (with rejects, and for the places of
     /// split variation games), and whether they are kept at all.
-    pub raw: Vec<u8>,
+    pub raw: Spill,
     keep_raw: bool,
 }
 
@@ -135,10 +159,11 @@ impl Game {
         }
     }
 
-    /// Its bytes that left the buffer and the stream offset of the first,
-    /// when they are kept.
+    /// Its first bytes that left the buffer, those still in memory, and
+    /// the stream offset of the first, when they are kept.
     fn kept(&self) -> Option<(&[u8], u64)> {
-        self.keep_raw.then_some((&self.raw[..], self.start.offset))
+        self.keep_raw
+            .then_some((self.raw.head(), self.start.offset))
     }
 }
 
@@ -210,9 +235,44 @@ impl Reading<'_> {
         }
         if self.game.keep_raw {
             let from = self.game.start.offset.max(h.base);
-            self.game.raw.extend_from_slice(h.slice(from, keep));
+            self.game.raw.push(h.slice(from, keep))?;
         }
         self.spill_comment(h, keep)
+    }
+
+    /// The line being read, from stream offset `at` (held up to past
+    /// `limit` bytes), is longer than `limit`: its game is rejected, the
+    /// game its first token belongs to by the game-start rule (the game
+    /// under way when it continues a comment or a dropped variation).
+    /// Returns `false` when reading stops here instead (see
+    /// [`Reading::game_at`]).
+    #[cold]
+    pub(super) fn line_too_long(&mut self, h: Held<'_>, at: u64, limit: u64) -> io::Result<bool> {
+        self.flush_pending(h);
+        let rest = h.line_rest(at, usize::try_from(limit).unwrap_or(usize::MAX));
+        let (i, opens) = match Opens::of_first_token(rest) {
+            Some(first) if self.scan.mode == Mode::Tokens => first,
+            // Blanks as far as it is held: a game that has ended ends
+            // here, as it would at movetext.
+            None if self.scan.mode == Mode::Tokens => (0, Opens::Movetext),
+            // The comment or dropped variation under way goes on.
+            _ => (0, Opens::Aside),
+        };
+        let first = at + i as u64;
+        if !self.game_at(h, opens, first)? {
+            return Ok(false);
+        }
+        if matches!(opens, Opens::Movetext | Opens::Result) {
+            // As movetext would: a tag after it starts the next game.
+            self.leave_tags(h);
+        }
+        let message = format!(
+            "this line is longer than {}: its game is rejected, and the line is not read \
+             (--max-line-bytes SIZE reads longer lines)",
+            bytes_in_words(limit)
+        );
+        self.error_at(h, first, message);
+        Ok(true)
     }
 
     // ───────────────────────────── the game-start rule ─────────────────────────────
@@ -411,7 +471,7 @@ impl Reading<'_> {
             self.game.kept_before = self.standing();
         }
         if let (true, Some(aside)) = (verdict.aside, self.io.aside.as_mut()) {
-            write_game(*aside, &self.game.raw, h, start.offset, end)?;
+            write_game(*aside, &mut self.game.raw, h, start.offset, end)?;
         }
         let mut counts = std::mem::take(&mut self.game.counts);
         counts.games_read += 1;
@@ -481,7 +541,7 @@ impl Reading<'_> {
                 "{{ctlpgn-filter: variation games rejected: {paths}}}"
             )?;
         }
-        write_game(*rejects, &self.game.raw, h, start, end)
+        write_game(*rejects, &mut self.game.raw, h, start, end)
     }
 
     /// The input has ended (at `self.at`): ends the game under way, or,
@@ -491,10 +551,7 @@ impl Reading<'_> {
     /// with what must be read again.
     #[cold]
     #[inline(never)]
-    pub(super) fn end_of_input(
-        &mut self,
-        h: Held<'_>,
-    ) -> io::Result<Result<Stop, (u64, super::input::Spill)>> {
+    pub(super) fn end_of_input(&mut self, h: Held<'_>) -> io::Result<Result<Stop, (u64, Spill)>> {
         self.flush_pending(h);
         if let Until::Boundary { whole: false, .. } = self.io.until {
             let g = &self.game;
@@ -524,20 +581,30 @@ impl Reading<'_> {
     }
 }
 
+/// `bytes` as the options take a size: `64 MiB`, `1 KiB`, or `1000 bytes`.
+fn bytes_in_words(bytes: u64) -> String {
+    [(30, "GiB"), (20, "MiB"), (10, "KiB")]
+        .into_iter()
+        .find(|&(shift, _)| bytes >= 1 << shift && bytes.is_multiple_of(1 << shift))
+        .map_or(format!("{bytes} bytes"), |(shift, unit)| {
+            format!("{} {unit}", bytes >> shift)
+        })
+}
+
 /// Writes the game read from stream offset `start` to `end` to `sink`,
 /// byte for byte: `raw`, what of it left the buffer, then what is held.
 fn write_game(
     sink: &mut dyn Write,
-    raw: &[u8],
+    raw: &mut Spill,
     h: Held<'_>,
     start: u64,
     end: u64,
 ) -> io::Result<()> {
     if end < h.base {
         // The game ends in what left the buffer.
-        sink.write_all(&raw[..(end - start) as usize])
+        raw.write_to(sink, end - start)
     } else {
-        sink.write_all(raw)?;
+        raw.write_to(sink, raw.len())?;
         sink.write_all(h.slice(start.max(h.base), end))
     }
 }

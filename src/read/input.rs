@@ -34,6 +34,19 @@ pub(crate) struct Input<R> {
     eof: bool,
     /// `buf[..scanned]` has no line end at or after the reader's position.
     scanned: usize,
+    /// The longest line read (`--max-line-bytes`): a longer one is not held.
+    max_line: u64,
+}
+
+/// What lies ahead of the reader's position ([`Input::lines_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ahead {
+    /// Whole lines, up to this stream offset.
+    Lines(u64),
+    /// Nothing whole: more must be read first ([`Input::read_more`]).
+    More,
+    /// The line being read is longer than the limit.
+    TooLong,
 }
 
 /// Where the bytes come from: the input, then what a comment left open to
@@ -44,7 +57,7 @@ enum Source<R> {
 }
 
 impl<R: Read> Input<R> {
-    pub fn new(src: R, base: u64) -> Input<R> {
+    pub fn new(src: R, base: u64, max_line: u64) -> Input<R> {
         Input {
             src: Source::Input(src),
             buf: vec![0; PAD],
@@ -52,6 +65,7 @@ impl<R: Read> Input<R> {
             base,
             eof: false,
             scanned: 0,
+            max_line,
         }
     }
 
@@ -62,24 +76,68 @@ impl<R: Read> Input<R> {
         (&self.buf[..self.filled + PAD], self.filled, self.base)
     }
 
-    /// Where the whole lines after stream offset `at` end: after the last
-    /// line end held, or, once the input has ended, where it ends. `None`
-    /// when more must be read first ([`Input::read_more`]).
-    pub fn lines_end(&mut self, at: u64) -> Option<u64> {
+    /// Where the whole lines after stream offset `at`, on the line that
+    /// starts at `line_start`, end: after the last line end held, or, once
+    /// the input has ended, where it ends; short of the first line longer
+    /// than the limit, if there is one, and [`Ahead::TooLong`] at it.
+    pub fn lines_end(&mut self, at: u64, line_start: u64) -> Ahead {
         let from = ((at - self.base) as usize).max(self.scanned);
         if from > self.filled {
             // Reading starts past what is held (a game resumed in a line
             // whose start is here): more first.
-            return None;
+            return Ahead::More;
         }
-        match memchr::memrchr(b'\n', &self.buf[from..self.filled]) {
-            Some(n) => Some(self.base + (from + n + 1) as u64),
-            None if self.eof => Some(self.base + self.filled as u64),
+        let end = match memchr::memrchr(b'\n', &self.buf[from..self.filled]) {
+            Some(n) => self.base + (from + n + 1) as u64,
+            None if self.eof => self.base + self.filled as u64,
             None => {
                 self.scanned = self.filled;
-                None
+                let held = self.base + self.filled as u64;
+                return if held - line_start > self.max_line {
+                    Ahead::TooLong
+                } else {
+                    Ahead::More
+                };
             }
+        };
+        if end - line_start <= self.max_line {
+            return Ahead::Lines(end);
         }
+        // Long enough to hold a line too long: where its lines start.
+        let mut start = line_start;
+        let lines = &self.buf[(at - self.base) as usize..(end - self.base) as usize];
+        let ends = memchr::memchr_iter(b'\n', lines).map(|n| at + n as u64 + 1);
+        for next in ends {
+            // (Its line end not counted.)
+            if next - start > self.max_line + 1 {
+                break;
+            }
+            start = next;
+        }
+        // `start`: the line too long, or the last line, unended at the input's end.
+        if end - start <= self.max_line {
+            Ahead::Lines(end)
+        } else if start > at {
+            Ahead::Lines(start)
+        } else {
+            Ahead::TooLong
+        }
+    }
+
+    /// Past the line too long that `at` is in: the stream offset after its
+    /// line end (or the input's end), once held, and whether it ended a line.
+    pub fn past_line(&mut self, at: u64) -> Option<(u64, bool)> {
+        let from = (at - self.base) as usize;
+        self.scanned = 0;
+        match memchr::memchr(b'\n', &self.buf[from..self.filled]) {
+            Some(n) => Some((at + n as u64 + 1, true)),
+            None => self.eof.then_some((self.base + self.filled as u64, false)),
+        }
+    }
+
+    /// The stream offset just past the bytes held.
+    pub fn held_end(&self) -> u64 {
+        self.base + self.filled as u64
     }
 
     /// Has the input ended at `at`?
@@ -134,15 +192,17 @@ impl<R: Read> Input<R> {
     }
 }
 
-/// What must be read again if a comment is never closed: the input from
-/// the first line inside the comment that starts a game, kept from where
-/// the buffer discards it. In memory up to [`Spill::MEMORY`] bytes, then
-/// in an anonymous temporary file, so that memory stays bounded whatever
-/// the comment holds.
-#[derive(Default)]
+/// Bytes that left the buffer and are still needed: what a comment never
+/// closed must have read again, and a game's bytes for `--rejects` and
+/// `--duplicates`. The first [`Spill::MEMORY`] bytes stay in memory
+/// (where a diagnostic may still find its place), the rest goes to an
+/// anonymous temporary file, so that memory stays bounded whatever a game
+/// or a comment holds.
+#[derive(Debug, Default)]
 pub(crate) struct Spill {
-    memory: Vec<u8>,
-    file: Option<std::fs::File>,
+    head: Vec<u8>,
+    tail: Option<std::fs::File>,
+    len: u64,
 }
 
 impl Spill {
@@ -150,34 +210,70 @@ impl Spill {
 
     pub fn push(&mut self, bytes: &[u8]) -> io::Result<()> {
         use std::io::Write;
-        if self.file.is_none() && self.memory.len() + bytes.len() <= Spill::MEMORY {
-            self.memory.extend_from_slice(bytes);
+        let room = if self.tail.is_none() {
+            (Spill::MEMORY - self.head.len()).min(bytes.len())
+        } else {
+            0
+        };
+        self.head.extend_from_slice(&bytes[..room]);
+        self.len += bytes.len() as u64;
+        if room == bytes.len() {
             return Ok(());
         }
-        let file = match &mut self.file {
+        let file = match &mut self.tail {
             Some(f) => f,
-            None => {
-                let mut f = tempfile::tempfile()?;
-                f.write_all(&self.memory)?;
-                self.memory = Vec::new();
-                self.file.insert(f)
-            }
+            None => self.tail.insert(tempfile::tempfile()?),
         };
-        file.write_all(bytes)
+        file.write_all(&bytes[room..])
+    }
+
+    /// The first bytes, those held in memory.
+    pub fn head(&self) -> &[u8] {
+        &self.head
+    }
+
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Forgets every byte (and the temporary file).
+    pub fn clear(&mut self) {
+        self.head.clear();
+        self.tail = None;
+        self.len = 0;
+    }
+
+    /// Writes the first `n` bytes to `sink`; more may be pushed after.
+    pub fn write_to(&mut self, sink: &mut dyn io::Write, n: u64) -> io::Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let from_head = self
+            .head
+            .len()
+            .min(usize::try_from(n).unwrap_or(usize::MAX));
+        sink.write_all(&self.head[..from_head])?;
+        let rest = n - from_head as u64;
+        if let (Some(f), true) = (&mut self.tail, rest > 0) {
+            f.rewind()?;
+            let copied = io::copy(&mut Read::by_ref(f).take(rest), sink);
+            f.seek(SeekFrom::End(0))?;
+            copied?;
+        }
+        Ok(())
     }
 
     fn into_reader(self) -> io::Result<Box<dyn Read + Send>> {
         use std::io::Seek;
-        Ok(match self.file {
-            None => Box::new(io::Cursor::new(self.memory)),
+        let head = io::Cursor::new(self.head);
+        Ok(match self.tail {
+            None => Box::new(head),
             Some(mut f) => {
                 f.rewind()?;
-                Box::new(io::BufReader::new(f))
+                Box::new(head.chain(io::BufReader::new(f)))
             }
         })
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.file.is_none() && self.memory.is_empty()
     }
 }

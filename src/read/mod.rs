@@ -41,7 +41,7 @@ use game::{Game, Sinks};
 pub(crate) use index::Impl as IndexImpl;
 use index::Index;
 pub(crate) use input::read_some;
-use input::Input;
+use input::{Ahead, Input};
 use movetext::Movetext;
 use places::Places;
 use scan::Scan;
@@ -210,7 +210,7 @@ impl<'f, R: Read> Reader<'f, R> {
         let mut game = Game::new(keep_raw);
         game.joined = resume.joined;
         Reader {
-            input: Input::new(src, resume.line_start),
+            input: Input::new(src, resume.line_start, f.max_line_bytes),
             index,
             st: Reading {
                 io: Sinks::new(out, rejects, aside, on_diagnostic, until),
@@ -230,14 +230,24 @@ impl<'f, R: Read> Reader<'f, R> {
     /// finished, and where it stopped.
     pub(crate) fn run(mut self) -> io::Result<(Report, Stop)> {
         let stop = loop {
-            let Some(end) = self.input.lines_end(self.st.at) else {
-                // The buffer keeps the line being read, and drops what is before it.
-                let keep = self.st.places.line_start;
-                self.index.build(&[], keep);
-                let h = Held::new(self.input.held(), &self.index);
-                self.st.before_discard(h, keep)?;
-                self.input.read_more(keep)?;
-                continue;
+            let end = match self.input.lines_end(self.st.at, self.st.places.line_start) {
+                Ahead::Lines(end) => end,
+                Ahead::More => {
+                    // The buffer keeps the line being read, and drops what is before it.
+                    let keep = self.st.places.line_start;
+                    self.index.build(&[], keep);
+                    let h = Held::new(self.input.held(), &self.index);
+                    self.st.before_discard(h, keep)?;
+                    self.input.read_more(keep)?;
+                    continue;
+                }
+                Ahead::TooLong => {
+                    self.past_long_line()?;
+                    if let Some(stop) = self.st.io.stop {
+                        break stop;
+                    }
+                    continue;
+                }
             };
             if end > self.st.at {
                 let (bytes, _, base) = self.input.held();
@@ -259,6 +269,41 @@ impl<'f, R: Read> Reader<'f, R> {
             }
         };
         Ok((self.st.io.report, stop))
+    }
+
+    /// The line being read is longer than the limit: its game is rejected,
+    /// and the line is passed over unread, a block at a time, what its game
+    /// keeps of it kept as it passes (`before_discard`). Reading goes on at
+    /// the next line, as if the long one were not there.
+    #[cold]
+    #[inline(never)]
+    fn past_long_line(&mut self) -> io::Result<()> {
+        let at = self.st.at;
+        self.index.build(&[], at);
+        let h = Held::new(self.input.held(), &self.index);
+        let limit = self.st.f.max_line_bytes;
+        if !self.st.line_too_long(h, at, limit)? {
+            return Ok(());
+        }
+        loop {
+            if let Some((next, line_end)) = self.input.past_line(self.st.at) {
+                self.st.at = next;
+                if line_end {
+                    self.st.places.new_line(next);
+                } else {
+                    // The input ends in it: nothing of it is left to read.
+                    let line = self.st.places.line;
+                    self.st.places.restart(line, next);
+                }
+                return Ok(());
+            }
+            let end = self.input.held_end();
+            self.index.build(&[], end);
+            let h = Held::new(self.input.held(), &self.index);
+            self.st.before_discard(h, end)?;
+            self.st.at = end;
+            self.input.read_more(end)?;
+        }
     }
 }
 
