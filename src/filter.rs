@@ -201,6 +201,12 @@ pub fn index_implementations() -> Vec<&'static str> {
         .collect()
 }
 
+/// How deep variations may nest by default ([`FilterBuilder::max_depth`]):
+/// far deeper than any record written by hand (the spec's nest two or
+/// three), and shallow enough that the output a hostile nesting makes
+/// stays a small multiple of its input.
+pub const DEFAULT_MAX_DEPTH: u32 = 64;
+
 /// The names of the built-in passes, in chain order.
 pub const PASS_NAMES: [&str; 6] = [
     "redefine",
@@ -246,6 +252,7 @@ pub struct FilterBuilder {
     fail_fast: bool,
     fix_result: bool,
     split_variations: bool,
+    max_depth: u32,
     spans: bool,
     index: IndexImpl,
     select: Select,
@@ -270,6 +277,7 @@ impl FilterBuilder {
             fail_fast: false,
             fix_result: false,
             split_variations: false,
+            max_depth: DEFAULT_MAX_DEPTH,
             spans: true,
             index: IndexImpl::best(),
             select: Select::default(),
@@ -375,6 +383,33 @@ impl FilterBuilder {
     /// [`VARIATION_PATH_TAG`]: crate::VARIATION_PATH_TAG
     pub fn split_variations(mut self, split: bool) -> Self {
         self.split_variations = split;
+        self
+    }
+
+    /// Rejects a game whose variations nest deeper than `depth` (a
+    /// variation on the main line is at depth 1), with an error at the
+    /// `(` past the limit; [`DEFAULT_MAX_DEPTH`] unless set. Whether
+    /// variations are dropped, kept or split, the same games are rejected;
+    /// past the limit the rest of the game's variations are only counted,
+    /// so that a hostile nesting's output cannot grow with the square of
+    /// its size (a kept variation shows its depth in dots, a split one
+    /// repeats the moves of those around it).
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let game = b"[Variant \"C'escacs\"]\n1. E7-E13 (1. F8-F12 (1. G7-G9)):\n*\n";
+    /// let (_, d, report) = FilterBuilder::new().max_depth(1).build().filter_bytes(game);
+    /// assert_eq!(report.games_rejected, 1);
+    /// assert_eq!((d[0].line, d[0].column), (2, 22));
+    /// assert_eq!(
+    ///     d[0].message,
+    ///     "variations nested 2 deep: at most 1 (--max-depth N raises the limit)"
+    /// );
+    /// let (_, _, report) = FilterBuilder::new().max_depth(2).build().filter_bytes(game);
+    /// assert_eq!(report.games_written, 1);
+    /// ```
+    pub fn max_depth(mut self, depth: u32) -> Self {
+        self.max_depth = depth;
         self
     }
 
@@ -530,6 +565,7 @@ impl FilterBuilder {
             index_impl: self.index,
             fail_fast: self.fail_fast,
             fix_result: self.fix_result,
+            max_depth: self.max_depth,
             cx: Context::strict(self.strict),
             writer: Writer::new(self.format, self.split_variations, hook),
             gate: self.gate,
@@ -554,6 +590,8 @@ pub struct Filter {
     pub(crate) index_impl: IndexImpl,
     pub(crate) fail_fast: bool,
     pub(crate) fix_result: bool,
+    /// Variations nested deeper reject their game.
+    pub(crate) max_depth: u32,
     pub(crate) cx: Context,
     pub(crate) writer: Writer,
     pub(crate) gate: Gate,

@@ -347,6 +347,7 @@ fn help_shows_every_option_and_three_examples() {
         "--keep-variations",
         "--keep-ratings",
         "--skip-pass",
+        "--max-depth",
         "--strict",
         "--rejects",
         "--fail-fast",
