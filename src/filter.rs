@@ -397,10 +397,10 @@ impl FilterBuilder {
     ///
     /// ```
     /// use ctlpgn_filter::FilterBuilder;
-    /// let game = b"[Variant \"C'escacs\"]\n1. E7-E13 (1. F8-F12 (1. G7-G9)):\n*\n";
+    /// let game = b"[Variant \"C'escacs\"]\n1. E7-E13: (1. F8-F12 (1. G7-G9))\n*\n";
     /// let (_, d, report) = FilterBuilder::new().max_depth(1).build().filter_bytes(game);
     /// assert_eq!(report.games_rejected, 1);
-    /// assert_eq!((d[0].line, d[0].column), (2, 22));
+    /// assert_eq!((d[0].line, d[0].column), (2, 23));
     /// assert_eq!(
     ///     d[0].message,
     ///     "variations nested 2 deep: at most 1 (--max-depth N raises the limit)"
