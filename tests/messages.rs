@@ -162,6 +162,38 @@ fn under_strict_a_white_move_without_its_number_rejects_its_game_in_check_too() 
     }
 }
 
+/// CTL-FAN is declared with `[Redefine "FAN"]`; a pawn's figurine, which
+/// the canonical move drops as it drops a `P`, is a figurine all the same.
+#[test]
+fn a_pawn_figurine_without_redefine_fan_is_read_with_a_warning() {
+    let (ok, out, err) = run(&[], &game("1. ♙F8-F12, ♟F20-F16:"));
+    assert!(ok, "{err}");
+    assert!(out.contains("1. F8-F12, F20-F16:\n"), "{out}");
+    assert!(
+        err.starts_with(
+            "<stdin>:3:4: warning: FAN figurine in a game without [Redefine \"FAN\"]: read as its letter\n"
+        ),
+        "{err}"
+    );
+    let declared = "[Variant \"C'escacs\"]\n[Redefine \"FAN\"]\n\n1. ♙F8-F12, ♟F20-F16:\n*\n";
+    let (ok, out, err) = run(&["--strict"], declared);
+    assert!(ok && err.is_empty(), "{err}");
+    assert!(out.contains("1. F8-F12, F20-F16:\n"), "{out}");
+}
+
+#[test]
+fn under_strict_a_pawn_figurine_without_redefine_fan_rejects_its_game() {
+    let (ok, out, err) = run(&["--strict"], &game("1. E7-E13, ♟F20-F16:"));
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with(
+            "<stdin>:3:12: error: FAN figurine in a game without [Redefine \"FAN\"]: rejected by --strict (without it: read as its letter)\n"
+        ),
+        "{err}"
+    );
+}
+
 /// A PDTL "describes a game situation with all its conditions": a position
 /// without a king describes none. Every PDTL is parsed, so the error comes
 /// with or without `--check`, and names the king that is missing.
