@@ -3,9 +3,9 @@
 # shape and its options, the growth of instructions (callgrind) from x1
 # to x4, next to the growth of the work (input plus output bytes), and at
 # x4 the seconds per MB of input and the peak RSS. Linear shapes grow 4x,
-# quadratic ones 16x; a shape whose output grows with the square of its
-# nesting (kept variations show their depth in dots; a split variation
-# repeats the moves before it) is linear when instructions follow the work.
+# quadratic ones 16x; so does the work, as a game nested past --max-depth
+# is rejected (kept variations show their depth in dots; a split variation
+# repeats the moves of those around it).
 #
 #   scripts/hostile.sh              # every shape
 #   scripts/hostile.sh nesting      # the shapes whose name has "nesting"

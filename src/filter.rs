@@ -203,7 +203,12 @@ pub fn index_implementations() -> Vec<&'static str> {
 
 /// The longest line the reader reads by default, in bytes (64 MiB): see
 /// [`FilterBuilder::max_line_bytes`].
-pub const MAX_LINE_BYTES: u64 = 64 << 20;
+pub const DEFAULT_MAX_LINE_BYTES: u64 = 64 << 20;
+/// How deep variations may nest by default ([`FilterBuilder::max_depth`]):
+/// far deeper than any record written by hand (the spec's nest two or
+/// three), and shallow enough that the output a hostile nesting makes
+/// stays a small multiple of its input.
+pub const DEFAULT_MAX_DEPTH: u32 = 64;
 
 /// The names of the built-in passes, in chain order.
 pub const PASS_NAMES: [&str; 6] = [
@@ -251,6 +256,7 @@ pub struct FilterBuilder {
     fix_result: bool,
     max_line_bytes: u64,
     split_variations: bool,
+    max_depth: u32,
     spans: bool,
     index: IndexImpl,
     select: Select,
@@ -274,8 +280,9 @@ impl FilterBuilder {
             strict: false,
             fail_fast: false,
             fix_result: false,
-            max_line_bytes: MAX_LINE_BYTES,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             split_variations: false,
+            max_depth: DEFAULT_MAX_DEPTH,
             spans: true,
             index: IndexImpl::best(),
             select: Select::default(),
@@ -384,6 +391,33 @@ impl FilterBuilder {
         self
     }
 
+    /// Rejects a game whose variations nest deeper than `depth` (a
+    /// variation on the main line is at depth 1), with an error at the
+    /// `(` past the limit; [`DEFAULT_MAX_DEPTH`] unless set. Whether
+    /// variations are dropped, kept or split, the same games are rejected;
+    /// past the limit the rest of the game's variations are only counted,
+    /// so that a hostile nesting's output cannot grow with the square of
+    /// its size (a kept variation shows its depth in dots, a split one
+    /// repeats the moves of those around it).
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let game = b"[Variant \"C'escacs\"]\n1. E7-E13: (1. F8-F12 (1. G7-G9))\n*\n";
+    /// let (_, d, report) = FilterBuilder::new().max_depth(1).build().filter_bytes(game);
+    /// assert_eq!(report.games_rejected, 1);
+    /// assert_eq!((d[0].line, d[0].column), (2, 23));
+    /// assert_eq!(
+    ///     d[0].message,
+    ///     "variations nested 2 deep: at most 1 (--max-depth N raises the limit)"
+    /// );
+    /// let (_, _, report) = FilterBuilder::new().max_depth(2).build().filter_bytes(game);
+    /// assert_eq!(report.games_written, 1);
+    /// ```
+    pub fn max_depth(mut self, depth: u32) -> Self {
+        self.max_depth = depth;
+        self
+    }
+
     /// Leaves out a game unless one of its tags named as `pattern` says
     /// matches it (`--tag`); called again, every pattern must hold
     /// ([`SelectTags`]).
@@ -477,7 +511,7 @@ impl FilterBuilder {
     }
 
     /// The longest line read, in bytes (its line end not counted; by
-    /// default [`MAX_LINE_BYTES`]): a longer line is never held whole, and
+    /// default [`DEFAULT_MAX_LINE_BYTES`]): a longer line is never held whole, and
     /// rejects its game, whose bytes still go to the rejects as read.
     ///
     /// ```
@@ -557,6 +591,7 @@ impl FilterBuilder {
             fail_fast: self.fail_fast,
             fix_result: self.fix_result,
             max_line_bytes: self.max_line_bytes,
+            max_depth: self.max_depth,
             cx: Context::strict(self.strict),
             writer: Writer::new(self.format, self.split_variations, hook),
             gate: self.gate,
@@ -583,6 +618,8 @@ pub struct Filter {
     pub(crate) fix_result: bool,
     /// The longest line read: a longer one rejects its game unread.
     pub(crate) max_line_bytes: u64,
+    /// Variations nested deeper reject their game.
+    pub(crate) max_depth: u32,
     pub(crate) cx: Context,
     pub(crate) writer: Writer,
     pub(crate) gate: Gate,

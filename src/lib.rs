@@ -46,7 +46,7 @@ pub use cut::{cut_at_games, Cuts};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 pub use filter::{
     index_implementations, Filter, FilterBuilder, LeftOutCounts, Origin, Report, Sinks,
-    MAX_LINE_BYTES, PASS_NAMES,
+    DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, PASS_NAMES,
 };
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexError, COLUMNS};

@@ -130,6 +130,70 @@ fn under_strict_a_warning_says_it_rejects_the_game() {
     assert!(err.contains("error: the last move has no end marker (: or #): rejected by --strict"));
 }
 
+/// "Each move is written on a line, numbered": White's move without its
+/// number after Black's can only be the next, and is written so.
+#[test]
+fn a_white_move_without_its_number_is_numbered_with_a_warning_naming_the_number() {
+    let (ok, out, err) = run(&[], &game("1. E7-E13, E21-E15 F8-F12, F20-F16:"));
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("1. E7-E13, E21-E15\n2. F8-F12, F20-F16:\n"),
+        "{out}"
+    );
+    assert_eq!(
+        err,
+        "<stdin>:3:20: warning: White's move 2 has no number: numbered 2.\n\
+         3 | 1. E7-E13, E21-E15 F8-F12, F20-F16:\n  |                    ^\n"
+    );
+}
+
+#[test]
+fn under_strict_a_white_move_without_its_number_rejects_its_game_in_check_too() {
+    for options in [&["--strict"][..], &["--strict", "--check"]] {
+        let (ok, out, err) = run(options, &game("1. E7-E13, E21-E15 F8-F12, F20-F16:"));
+        assert!(!ok, "{options:?}");
+        assert_eq!(out, "");
+        assert!(
+            err.starts_with(
+                "<stdin>:3:20: error: White's move 2 has no number: rejected by --strict (without it: numbered 2.)\n"
+            ),
+            "{options:?}: {err}"
+        );
+    }
+}
+
+/// CTL-FAN is declared with `[Redefine "FAN"]`; a pawn's figurine, which
+/// the canonical move drops as it drops a `P`, is a figurine all the same.
+#[test]
+fn a_pawn_figurine_without_redefine_fan_is_read_with_a_warning() {
+    let (ok, out, err) = run(&[], &game("1. ♙F8-F12, ♟F20-F16:"));
+    assert!(ok, "{err}");
+    assert!(out.contains("1. F8-F12, F20-F16:\n"), "{out}");
+    assert!(
+        err.starts_with(
+            "<stdin>:3:4: warning: FAN figurine in a game without [Redefine \"FAN\"]: read as its letter\n"
+        ),
+        "{err}"
+    );
+    let declared = "[Variant \"C'escacs\"]\n[Redefine \"FAN\"]\n\n1. ♙F8-F12, ♟F20-F16:\n*\n";
+    let (ok, out, err) = run(&["--strict"], declared);
+    assert!(ok && err.is_empty(), "{err}");
+    assert!(out.contains("1. F8-F12, F20-F16:\n"), "{out}");
+}
+
+#[test]
+fn under_strict_a_pawn_figurine_without_redefine_fan_rejects_its_game() {
+    let (ok, out, err) = run(&["--strict"], &game("1. E7-E13, ♟F20-F16:"));
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert!(
+        err.starts_with(
+            "<stdin>:3:12: error: FAN figurine in a game without [Redefine \"FAN\"]: rejected by --strict (without it: read as its letter)\n"
+        ),
+        "{err}"
+    );
+}
+
 /// A PDTL "describes a game situation with all its conditions": a position
 /// without a king describes none. Every PDTL is parsed, so the error comes
 /// with or without `--check`, and names the king that is missing.

@@ -129,3 +129,64 @@ fn fix_result_leaves_an_agreeing_tag_alone() {
     assert!(out.contains("[Result \"1-1\"]"));
     assert_eq!(err, "");
 }
+
+/// A game whose variations nest three deep, between two games without any.
+const NESTED_THREE_DEEP: &str = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n\n\
+    [Variant \"C'escacs\"]\n1. E7-E13 (1. F8-F12 (1. G7-G9 {deep} (1. H6-H12)) 2. I5-I9), E21-E15:\n*\n\n\
+    [Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+
+#[test]
+fn variations_nested_past_max_depth_reject_their_game_whatever_is_done_with_variations() {
+    // The second game, up to the third's first byte.
+    let from_second = &NESTED_THREE_DEEP[NESTED_THREE_DEEP.find("\n\n[").unwrap() + 2..];
+    let nested = &from_second[..from_second.find("\n\n[").unwrap() + 2];
+    for options in [
+        &[][..],
+        &["--keep-variations", "--keep-comments"],
+        &["--split-variations"],
+        &["--keep-variations", "--format", "ndjson"],
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let rejects = dir.path().join("rejects.ctl-pgn");
+        let args = [
+            &["--max-depth", "2", "--rejects", rejects.to_str().unwrap()][..],
+            options,
+        ]
+        .concat();
+        let (ok, out, err) = run(&args, NESTED_THREE_DEEP);
+        assert!(!ok, "{options:?}");
+        assert!(
+            err.starts_with(
+                "<stdin>:6:39: error: variations nested 3 deep: at most 2 (--max-depth N raises the limit)\n"
+            ),
+            "{options:?}: {err}"
+        );
+        assert!(
+            err.ends_with("3 games read, 2 written, 1 rejected, 0 warnings\n"),
+            "{err}"
+        );
+        assert!(out.contains("E7-E13") && out.contains("F8-F12") && !out.contains("G7-G9"));
+        assert_eq!(
+            std::fs::read_to_string(&rejects).unwrap(),
+            nested,
+            "{options:?}"
+        );
+    }
+}
+
+#[test]
+fn max_depth_raises_the_limit_to_the_depth_given() {
+    let (ok, out, err) = run(
+        &["--max-depth", "3", "--keep-variations"],
+        NESTED_THREE_DEEP,
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("..(1. H6-H12)"), "{out}");
+}
+
+#[test]
+fn max_depth_is_at_least_one() {
+    let (ok, _, err) = run(&["--max-depth", "0"], NESTED_THREE_DEEP);
+    assert!(!ok);
+    assert!(err.contains("--max-depth"), "{err}");
+}

@@ -170,8 +170,45 @@ fn nested(depth: usize) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> {
 }
 
 #[test]
+fn a_million_nested_variations_reject_their_game_in_constant_memory_whatever_the_options() {
+    for options in [
+        &[][..],
+        &["--keep-variations", "--keep-comments"],
+        &["--split-variations"],
+        &["--keep-variations", "--format", "ndjson"],
+    ] {
+        let r = run(&[&["-j1", "--stats"], options].concat(), move |w| {
+            nested(1_000_000)(w)?;
+            w.write_all(GOOD.as_bytes())
+        });
+        assert_eq!(r.code, Some(1), "{options:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(
+                "<stdin>:2:76: error: variations nested 65 deep: at most 64 (--max-depth N raises the limit)"
+            ),
+            "{options:?}: {}",
+            r.stderr
+        );
+        // The game after it is written.
+        assert!(
+            r.stdout_len > 0 && r.stdout_len < 1000,
+            "{options:?}: {}",
+            r.stdout_len
+        );
+        assert!(
+            r.max_rss < 32 * MB,
+            "{options:?}: peak RSS {} MB",
+            r.max_rss / MB
+        );
+    }
+}
+
+#[test]
 fn a_million_nested_variations_are_dropped_without_recursion_or_memory() {
-    let r = run(&["-j1", "--stats"], nested(1_000_000));
+    let r = run(
+        &["-j1", "--stats", "--max-depth", "1000000"],
+        nested(1_000_000),
+    );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(
         r.stderr.contains("dropped 0 comments, 1000000 variations"),
@@ -183,7 +220,10 @@ fn a_million_nested_variations_are_dropped_without_recursion_or_memory() {
 
 #[test]
 fn a_million_nested_variations_are_kept_without_recursion() {
-    let r = run(&["-j1", "--keep-variations"], nested(1_000_000));
+    let r = run(
+        &["-j1", "--keep-variations", "--max-depth", "1000000"],
+        nested(1_000_000),
+    );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     // Kept, the output itself holds the nesting: memory follows it, linearly.
     assert!(r.stdout_len > 2_000_000);

@@ -5,7 +5,7 @@
 //! size, so that a run at one size and at four times it can be compared:
 //! linear work grows 4x, quadratic 16x.
 //!
-//! Shared by `tests/reliability.rs` (which asserts the growth) and the
+//! Shared by `tests/hostile.rs` (which asserts the growth) and the
 //! `hostile` example (which writes them for `scripts/hostile.sh`).
 
 #![allow(dead_code)] // each user takes what it needs
@@ -15,21 +15,19 @@ use std::io::{self, Write};
 const VARIANT: &[u8] = b"[Variant \"C'escacs\"]\n";
 
 /// How a shape is built: `head`, then `unit` repeated up to the size,
-/// then, for nesting, `close` as often as `unit`, then `tail`.
+/// then, for nesting, `close` as often as `unit` (or, with `block`, after
+/// each `block` units as many `close`), then `tail`.
 #[derive(Clone, Copy, Debug)]
 pub struct Hostile {
     pub name: &'static str,
     pub args: &'static [&'static str],
-    /// Its output grows with the square of its size (kept variations show
-    /// their depth in dots; a split variation repeats the moves before
-    /// it): the work is linear in the output, and [`Hostile::write`]
-    /// writes a 64th of the size asked, so that a megabyte of it does
-    /// not make gigabytes.
-    pub squared_output: bool,
     head: &'static [u8],
     unit: &'static [u8],
     close: &'static [u8],
     tail: &'static [u8],
+    /// Units nested at most this deep, then closed, over and over (0: all
+    /// of them nested in one another).
+    block: usize,
 }
 
 /// `unit`s on one line: the game line when `head` starts a game.
@@ -42,28 +40,34 @@ const fn line(
     Hostile {
         name,
         args,
-        squared_output: false,
         head,
         unit,
         close: b"",
         tail: b"\n",
+        block: 0,
     }
 }
 
-/// `(unit` nested, then as many `)`, in one game.
-const fn nested(
-    name: &'static str,
-    args: &'static [&'static str],
-    squared_output: bool,
-) -> Hostile {
+/// `(unit` nested, then as many `)`, in one game: rejected once past the
+/// default depth limit, the rest only counted.
+const fn nested(name: &'static str, args: &'static [&'static str]) -> Hostile {
     Hostile {
         name,
         args,
-        squared_output,
         head: b"[Variant \"C'escacs\"]\n\n1. E7-E13 ",
         unit: b"(1. F8-F12 {c} ",
         close: b")",
         tail: b" *\n",
+        block: 0,
+    }
+}
+
+/// [`nested`] as deep as the default depth limit allows, closed, and again,
+/// in one game that is written: its output is a bounded multiple of it.
+const fn nested_to_the_limit(name: &'static str, args: &'static [&'static str]) -> Hostile {
+    Hostile {
+        block: ctlpgn_filter::DEFAULT_MAX_DEPTH as usize,
+        ..nested(name, args)
     }
 }
 
@@ -152,27 +156,26 @@ pub const ALL: &[Hostile] = &[
         b"",
         b"[Event \"x\"] {\nsome text here\n",
     ),
-    nested("nesting", &[], false),
+    nested("nesting", &[]),
     nested(
         "nesting-ndjson",
         &["--keep-comments", "--keep-variations", "--format", "ndjson"],
-        false,
     ),
     nested(
         "nesting-kept",
         &["--keep-comments", "--keep-variations", "--keep-ratings"],
-        true,
     ),
-    nested(
-        "nesting-split",
-        &["--split-variations", "--keep-comments"],
-        true,
+    nested("nesting-split", &["--split-variations", "--keep-comments"]),
+    nested("nesting-split-verify", &["--split-variations", "--verify"]),
+    nested_to_the_limit(
+        "nesting-to-the-limit-ndjson",
+        &["--keep-comments", "--keep-variations", "--format", "ndjson"],
     ),
-    nested(
-        "nesting-split-verify",
-        &["--split-variations", "--verify"],
-        true,
+    nested_to_the_limit(
+        "nesting-to-the-limit-kept",
+        &["--keep-comments", "--keep-variations"],
     ),
+    nested_to_the_limit("nesting-to-the-limit-split", &["--split-variations"]),
 ];
 
 impl Hostile {
@@ -180,14 +183,8 @@ impl Hostile {
         ALL.iter().find(|h| h.name == name).copied()
     }
 
-    /// How many units make about `bytes` bytes (a 64th of that for a
-    /// shape of `squared_output`).
+    /// How many units make about `bytes` bytes.
     fn units(&self, bytes: usize) -> usize {
-        let bytes = if self.squared_output {
-            bytes / 64
-        } else {
-            bytes
-        };
         bytes.saturating_sub(self.head.len() + self.tail.len())
             / (self.unit.len() + self.close.len())
     }
@@ -200,13 +197,18 @@ impl Hostile {
 
     /// Writes the shape in about `bytes` bytes (see [`Hostile::units`]).
     pub fn write(&self, out: &mut dyn Write, bytes: usize) -> io::Result<()> {
-        let n = self.units(bytes);
+        let mut n = self.units(bytes);
+        let block = if self.block == 0 { n } else { self.block };
         out.write_all(self.head)?;
-        for _ in 0..n {
-            out.write_all(self.unit)?;
-        }
-        for _ in 0..n {
-            out.write_all(self.close)?;
+        while n > 0 {
+            let k = n.min(block);
+            for _ in 0..k {
+                out.write_all(self.unit)?;
+            }
+            for _ in 0..k {
+                out.write_all(self.close)?;
+            }
+            n -= k;
         }
         out.write_all(self.tail)
     }

@@ -2,7 +2,7 @@
 //! `--completions` show them.
 
 use clap::{Command, CommandFactory, Parser, ValueEnum};
-use ctlpgn_filter::{Pdtl, SelectPlies, TagPattern, PASS_NAMES};
+use ctlpgn_filter::{Pdtl, SelectPlies, TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES};
 use std::path::PathBuf;
 
 /// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
@@ -62,6 +62,17 @@ pub struct Cli {
     /// rejected alone.
     #[arg(long, conflicts_with = "keep_variations")]
     pub split_variations: bool,
+    /// Reject a game whose variations nest deeper than N.
+    ///
+    /// A variation on the main line is at depth 1. Records written by hand
+    /// nest a few levels; the limit keeps a hostile nesting's output from
+    /// growing with the square of its size (kept variations show their
+    /// depth in dots, split ones repeat the moves of those around them).
+    /// The same games are rejected whether variations are dropped, kept or
+    /// split.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH, hide_short_help = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: u32,
     /// Keep ratings (`?!`, `◇`...) and NAGs (`$n`).
     #[arg(long)]
     pub keep_ratings: bool,

@@ -42,6 +42,7 @@ fn filter_builder(cli: &Cli, name: &InputName, ledger: &Ledger) -> FilterBuilder
         .strict(cli.strict)
         .fix_result(cli.fix_result)
         .split_variations(cli.split_variations)
+        .max_depth(cli.max_depth)
         .fail_fast(cli.fail_fast)
         .max_line_bytes(cli.max_line_bytes)
         .spans(!cli.no_spans)

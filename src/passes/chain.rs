@@ -195,6 +195,10 @@ pub struct Context {
     pub redefine: RedefineMap,
     /// Variation depth of the item being passed (0 on the main line).
     pub depth: u32,
+    /// What the text of the half-move being passed held (a pawn's
+    /// figurine among them, which leaves no glyph in the move: a pawn
+    /// goes unnamed).
+    pub traits: Traits,
     /// Where the game's first byte is (a comment before its tags
     /// included): the line ndjson's `line` names.
     pub game_start: Pos,
@@ -644,6 +648,7 @@ impl Chain {
 
     /// Hands a half-move to the passes that want one with these traits.
     pub fn half_move(&mut self, mv: &mut HalfMove, traits: Traits, cx: &mut Context) -> Flow {
+        cx.traits = traits;
         each_pass!(
             &mut *self,
             |p, w| if w.takes_move(traits) && p.half_move(mv, cx) == Flow::Drop {

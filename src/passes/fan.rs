@@ -2,14 +2,14 @@
 
 use crate::diag::Pos;
 use crate::grammar::half_move::Traits;
-use crate::grammar::model::{Glyph, HalfMove};
+use crate::grammar::model::HalfMove;
 use crate::passes::{Context, Flow, Interest, Pass};
 use crate::pdtl::Pdtl;
 
 /// Turns figurines into standard letters: upper case in moves, the
 /// figurine's colour in PDTL (the writer prints Black's in lower case).
-/// A figurine in a game that did not declare `[Redefine "FAN"]` is accepted
-/// with one warning per game.
+/// A figurine in a game that did not declare `[Redefine "FAN"]`, a pawn's
+/// included, is accepted with one warning per game.
 ///
 /// ```
 /// let input = "[Redefine \"FAN\"]\n1. ♗F6-C15, ♝F24-C17:\n";
@@ -23,8 +23,10 @@ pub struct FanToLetters {
 }
 
 impl FanToLetters {
-    fn glyph(&mut self, g: &mut Glyph, cx: &mut Context, at: Pos) {
-        if g.fan.take().is_some() && !cx.redefine.fan() && !self.warned {
+    /// A figurine was read at `at`: warned about, once a game, unless the
+    /// game declared FAN.
+    fn figurine_read(&mut self, cx: &mut Context, at: Pos) {
+        if !cx.redefine.fan() && !self.warned {
             self.warned = true;
             let problem = "FAN figurine in a game without [Redefine \"FAN\"]";
             cx.warn_fixed(at, problem, "read as its letter");
@@ -48,14 +50,19 @@ impl Pass for FanToLetters {
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
         let at = pdtl.pos;
         for g in pdtl.glyphs_mut() {
-            self.glyph(g, cx, at);
+            if g.fan.take().is_some() {
+                self.figurine_read(cx, at);
+            }
         }
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
-        let at = mv.pos;
+        // The move's text tells, for a pawn's figurine leaves no glyph.
+        if cx.traits.intersects(Traits::FIGURINE) {
+            self.figurine_read(cx, mv.pos);
+        }
         for g in mv.glyphs_mut() {
-            self.glyph(g, cx, at);
+            g.fan = None;
         }
         Flow::Keep
     }

@@ -2,6 +2,7 @@
 //! annotates them, results; each half-move handed to the chain and the
 //! writer.
 
+use super::movetext::Fault;
 use super::scan::invalid_utf8;
 use super::tokens::*;
 use super::{Held, Reading};
@@ -33,9 +34,22 @@ impl Reading<'_> {
     pub(super) fn movetext_word(&mut self, h: Held<'_>, s: Span<'_>) -> Option<u64> {
         let (number, side, fault) = self.movetext.half_move();
         if let Some(f) = fault {
-            self.error_at(h, s.at, f.message(b""));
+            self.movetext_fault(h, s.at, f);
         }
         self.half_move(h, s, number, side)
+    }
+
+    /// Reports what is wrong with the half-move at `at`: a warning when
+    /// the fault is repaired, else an error.
+    #[cold]
+    fn movetext_fault(&mut self, h: Held<'_>, at: u64, f: Fault) {
+        match f.repair() {
+            Some(fix) => {
+                let pos = self.places.pos(at);
+                self.warn_fixed_at(h, pos, f.message(b""), fix);
+            }
+            None => self.error_at(h, at, f.message(b"")),
+        }
     }
 
     /// A half-move's word: parsed, and held until its annotations are

@@ -83,6 +83,9 @@ pub(crate) enum Fault {
     },
     EllipsisNotAtStart(u32),
     WhiteAlreadyPlayed(u32),
+    /// White's move `n` after Black's, without its number `n.`: read as
+    /// numbered, with a warning (see [`Fault::repair`]).
+    NumberMissing(u32),
 }
 
 impl Fault {
@@ -115,6 +118,16 @@ impl Fault {
             Fault::WhiteAlreadyPlayed(n) => {
                 format!("White's move {n} was already played: write {n}. ..., MOVE for Black's")
             }
+            Fault::NumberMissing(n) => format!("White's move {n} has no number"),
+        }
+    }
+
+    /// How the fault is repaired, for one that is unambiguous (a warning,
+    /// an error under `--strict`); `None` for an error.
+    pub fn repair(self) -> Option<String> {
+        match self {
+            Fault::NumberMissing(n) => Some(format!("numbered {n}.")),
+            _ => None,
         }
     }
 }
@@ -198,7 +211,8 @@ impl Movetext {
     pub fn takes_half_move(&self) -> bool {
         match self.expect {
             Expect::White => !self.resuming,
-            Expect::Number => self.number < MAX_MOVE_NUMBER,
+            // White's move without its number: warned about.
+            Expect::Number => false,
             Expect::Start | Expect::Black => true,
         }
     }
@@ -253,12 +267,16 @@ impl Movetext {
                 Side::White
             }
             Expect::Number => {
-                // An unnumbered move after `N?`'s pair is plainly N+1.
+                // Each move is numbered (the spec's "Sequence of moves"),
+                // but the number a move after Black's carries is plain:
+                // N+1, after `N?`'s pair too.
                 self.number = self.number.saturating_add(1);
                 self.unknown_number = false;
-                if self.number > MAX_MOVE_NUMBER {
-                    fault = Some(Fault::TooLarge(Some(self.number)));
-                }
+                fault = Some(if self.number > MAX_MOVE_NUMBER {
+                    Fault::TooLarge(Some(self.number))
+                } else {
+                    Fault::NumberMissing(self.number)
+                });
                 Side::White
             }
             Expect::White => {

@@ -275,6 +275,10 @@ impl Reading<'_> {
             self.game.marks.variation = self.places.pos(at);
         }
         self.game.depth += 1;
+        if self.game.depth > self.f.max_depth {
+            self.too_deep(h, at);
+            return Ok(());
+        }
         if self.scan.skip_variations {
             self.game.counts.variations_dropped += 1;
             self.scan.mode = Mode::SkipVariation;
@@ -325,6 +329,9 @@ impl Reading<'_> {
                 b'(' => {
                     self.game.depth += 1;
                     self.game.counts.variations_dropped += 1;
+                    if self.game.depth > self.f.max_depth {
+                        self.too_deep(h, k);
+                    }
                 }
                 b')' => {
                     self.game.depth -= 1;
@@ -347,6 +354,25 @@ impl Reading<'_> {
         self.check_utf8(h, self.at, end);
         self.at = end;
         Ok(())
+    }
+
+    /// The variation opened at `at` nests past the limit: the game is
+    /// rejected, and the rest of its variations are only counted to their
+    /// `)`, as dropped ones are, so that neither the output nor the
+    /// writer's memory grows with the depth (kept, a move shows its depth
+    /// in dots; split, a variation repeats the moves before it).
+    #[cold]
+    #[inline(never)]
+    fn too_deep(&mut self, h: Held<'_>, at: u64) {
+        if !self.f.cx.has_error() {
+            let message = format!(
+                "variations nested {} deep: at most {} (--max-depth N raises the limit)",
+                self.game.depth, self.f.max_depth
+            );
+            self.error_at(h, at, message);
+        }
+        self.moves.numbers = Default::default();
+        self.scan.mode = Mode::SkipVariation;
     }
 
     /// Does the line that starts at `at` (before `end`) start with a tag?
