@@ -45,7 +45,8 @@ pub use write::{Format, VARIATION_PATH_TAG};
 pub use cut::{cut_at_games, Cuts};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 pub use filter::{
-    index_implementations, Filter, FilterBuilder, LeftOutCounts, Origin, Report, Sinks, PASS_NAMES,
+    index_implementations, CutShort, Filter, FilterBuilder, LeftOutCounts, Origin, Report, Sinks,
+    PASS_NAMES,
 };
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexError, COLUMNS};
