@@ -235,7 +235,12 @@ impl Mailbox {
     /// Hands `item` of chunk `index` on, once its queue has room.
     fn post(&self, index: usize, item: Item) {
         let mut board = self.board();
-        while index >= board.floor && board.queues.get(&index).is_some_and(|q| q.len() >= self.cap) {
+        while index >= board.floor
+            && board
+                .queues
+                .get(&index)
+                .is_some_and(|q| q.len() >= self.cap)
+        {
             board.workers_wait += 1;
             board = self.workers.wait(board).unwrap_or_else(|e| e.into_inner());
             board.workers_wait -= 1;
@@ -932,6 +937,7 @@ impl Read for Chained<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{FilterBuilder, Ledger};
 
     fn chunks(input: &str, size: usize) -> Vec<(Origin, String, String)> {
         let mut c = Chunker::new(input.as_bytes(), size);
@@ -970,6 +976,64 @@ mod tests {
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].1, a);
         assert_eq!(v[1].1, b);
+    }
+
+    /// The options a test's filters are built with.
+    type Options = fn(FilterBuilder) -> FilterBuilder;
+
+    /// Output, rejects, diagnostics and counts of `input` on `jobs` threads
+    /// (1: the filter's own run), with filters as `options` build them,
+    /// sharing one ledger.
+    fn filtered(
+        options: Options,
+        input: &str,
+        jobs: usize,
+    ) -> (Vec<u8>, Vec<u8>, Vec<String>, Report) {
+        let ledger = Ledger::new();
+        let make = || options(FilterBuilder::new()).ledger(ledger.clone()).build();
+        let (mut out, mut rejects, mut told) = (Vec::new(), Vec::new(), Vec::new());
+        let sinks = Sinks {
+            out: &mut out,
+            rejects: Some(&mut rejects),
+            duplicates: None,
+            on_diagnostic: &mut |d| told.push(d.render("f")),
+        };
+        let report = if jobs == 1 {
+            make().run_into(Origin::START, input.as_bytes(), sinks)
+        } else {
+            run_parallel_into(&make, input.as_bytes(), jobs, 64, sinks)
+        }
+        .unwrap();
+        (out, rejects, told, report)
+    }
+
+    #[test]
+    fn more_messages_than_a_chunks_queue_holds_come_out_as_on_one_thread() {
+        // No Variant line to cut at: one chunk of 5,000 warnings, then
+        // chunks of a warning and an error each.
+        let mut input = "1. E7-E13:\n*\n\n".repeat(5000);
+        for i in 0..300 {
+            input += &format!(
+                "[Variant \"C'escacs\"]\n[Event \"{}\"]\n1. E7-E13\n*\n",
+                i % 40
+            );
+            input += "[Variant \"C'escacs\"]\n1. E13xF16:\n*\n";
+        }
+        let runs: [(&str, Options); 3] = [
+            ("plain", |b| b),
+            ("dedup", |b| b.dedup(true)),
+            ("stop-after", |b| b.stop_after(Some(5100))),
+        ];
+        for (name, options) in runs {
+            let one = filtered(options, &input, 1);
+            assert!(one.2.len() > 5000, "{name}");
+            for jobs in [2, 3] {
+                let many = filtered(options, &input, jobs);
+                assert!(many.0 == one.0 && many.1 == one.1, "{name} {jobs}: output");
+                assert_eq!(many.2, one.2, "{name} {jobs}: diagnostics");
+                assert_eq!(many.3, one.3, "{name} {jobs}: counts");
+            }
+        }
     }
 
     #[test]
