@@ -592,12 +592,20 @@ struct Ordered<'a> {
 /// and the verdict on it.
 #[derive(Default)]
 struct Told {
-    games: Vec<(Deferred, Verdict)>,
+    games: Vec<(Deferred, Decided)>,
     /// The diagnostics that come now are dropped: their game is left out,
     /// or comes after the last that `--stop-after` lets through (or, when
     /// the merger decides, no game's note has come yet).
     dropping: bool,
     stopped: bool,
+}
+
+/// What became of a game, its note told: [`Verdict`] without the note
+/// (kept for each game of a chunk until its bytes are written).
+struct Decided {
+    left_out: Option<crate::passes::LeftOut>,
+    aside: bool,
+    stop: bool,
 }
 
 impl Told {
@@ -633,7 +641,12 @@ impl Ordered<'_> {
                         (self.sinks.on_diagnostic)(note);
                     }
                     told.stopped |= verdict.stop;
-                    told.games.push((game, verdict));
+                    let decided = Decided {
+                        left_out: verdict.left_out,
+                        aside: verdict.aside,
+                        stop: verdict.stop,
+                    };
+                    told.games.push((game, decided));
                 }
             }
         }
@@ -671,11 +684,11 @@ impl Ordered<'_> {
         &mut self,
         output: &Output,
         part: Part,
-        verdict: Option<&Verdict>,
+        verdict: Option<&Decided>,
     ) -> io::Result<()> {
         let s = &mut self.sinks;
         if let Some(
-            v @ Verdict {
+            v @ Decided {
                 left_out: Some(_), ..
             },
         ) = verdict
