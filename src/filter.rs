@@ -595,7 +595,48 @@ impl FilterBuilder {
             cx: Context::strict(self.strict),
             writer: Writer::new(self.format, self.split_variations, hook),
             gate: self.gate,
+            cut_short: None,
         }
+    }
+}
+
+/// Says that an input's text ends early: its source failed part way (a
+/// compressed file cut short, or corrupt), and what came before the
+/// failure is read as a text that ends there. Then the game under way at
+/// the end, its result not yet read, is rejected as cut short; the games
+/// before it read as they would in a file cut at that byte. Clones share
+/// it: the reader of the source sets it before it answers the end of the
+/// text, and every filter reading that source (one per `--jobs` worker)
+/// is given one ([`Filter::set_cut_short`]).
+///
+/// ```
+/// use ctlpgn_filter::{CutShort, Filter};
+/// let cut = CutShort::new();
+/// let mut filter = Filter::default();
+/// filter.set_cut_short(Some(cut.clone()));
+/// cut.set();
+/// let mut out = Vec::new();
+/// let text = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n[Variant \"C'escacs\"]\n1. E7-E1";
+/// let report = filter.run(&text[..], &mut out, &mut |_| {}).unwrap();
+/// assert_eq!((report.games_written, report.games_rejected), (1, 1));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct CutShort(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl CutShort {
+    /// A text not (yet) known to end early.
+    pub fn new() -> CutShort {
+        CutShort::default()
+    }
+
+    /// The text ends early: called before its end is read.
+    pub fn set(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Does the text end early?
+    pub fn is_set(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
     }
 }
 
@@ -623,6 +664,8 @@ pub struct Filter {
     pub(crate) cx: Context,
     pub(crate) writer: Writer,
     pub(crate) gate: Gate,
+    /// Whether the input being read ends early.
+    pub(crate) cut_short: Option<CutShort>,
 }
 
 impl Default for Filter {
@@ -637,6 +680,12 @@ impl Filter {
     pub fn set_file_name(&mut self, name: &str) {
         self.writer.file.clear();
         self.writer.file.push_str(name);
+    }
+
+    /// Watches `cut` for an input that ends early (see [`CutShort`]); `None`
+    /// for one read to its true end.
+    pub fn set_cut_short(&mut self, cut: Option<CutShort>) {
+        self.cut_short = cut;
     }
 
     /// The names of the passes in the chain, in order.

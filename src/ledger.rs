@@ -7,10 +7,10 @@
 //! On one thread the gate decides as each game ends. With `--jobs`, a
 //! worker cannot know the games before its chunk: its gate defers
 //! ([`Deferral`]): the game is written as if let through, and the worker
-//! notes where each game's output, rejects, bytes as read and diagnostics
-//! start, its counts so far and its key; the merger, which takes the
-//! chunks in order, then asks its own gate of each game in turn
-//! (`src/parallel.rs`). Either way one [`Ledger`] holds what was let
+//! notes where each game's output, rejects and bytes as read start, its
+//! counts so far and its key, and hands the note on before the game's
+//! diagnostics; the merger, which takes the chunks in order, then asks its
+//! own gate of each game in turn (`src/parallel.rs`). Either way one [`Ledger`] holds what was let
 //! through, so the answers are the same.
 
 use crate::diag::{Diagnostic, DiagnosticKind, Severity};
@@ -261,7 +261,6 @@ pub(crate) struct Lengths {
     pub out: AtomicU64,
     pub rejects: AtomicU64,
     pub aside: AtomicU64,
-    pub diagnostics: AtomicU64,
 }
 
 impl Lengths {
@@ -281,7 +280,6 @@ pub(crate) struct Deferred {
     pub out: usize,
     pub rejects: usize,
     pub aside: usize,
-    pub diagnostics: usize,
     /// The counts of the games before it in the worker's run.
     pub before: Report,
     pub key: Option<u128>,
@@ -290,26 +288,34 @@ pub(crate) struct Deferred {
     pub candidate: bool,
 }
 
-/// A worker's notes, one per game, in order.
-#[derive(Debug, Default)]
+/// A worker's notes: each game's, handed on to `post` as its verdict is
+/// asked, before its diagnostics are.
 pub(crate) struct Deferral {
     pub lengths: Arc<Lengths>,
-    pub games: Vec<Deferred>,
+    pub post: Box<dyn FnMut(Deferred) + Send>,
+}
+
+impl std::fmt::Debug for Deferral {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deferral")
+            .field("lengths", &self.lengths)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Deferral {
     fn note(&mut self, key: Option<u128>, at: (u64, u64), before: &Report, candidate: bool) {
         let l = &self.lengths;
-        self.games.push(Deferred {
+        let game = Deferred {
             out: Lengths::get(&l.out),
             rejects: Lengths::get(&l.rejects),
             aside: Lengths::get(&l.aside),
-            diagnostics: Lengths::get(&l.diagnostics),
             before: *before,
             key,
             at,
             candidate,
-        });
+        };
+        (self.post)(game);
     }
 }
 

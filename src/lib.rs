@@ -45,7 +45,7 @@ pub use write::{Format, VARIATION_PATH_TAG};
 pub use cut::{cut_at_games, Cuts};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 pub use filter::{
-    index_implementations, Filter, FilterBuilder, LeftOutCounts, Origin, Report, Sinks,
+    index_implementations, CutShort, Filter, FilterBuilder, LeftOutCounts, Origin, Report, Sinks,
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, PASS_NAMES,
 };
 pub use grammar::half_move::Traits;

@@ -16,16 +16,24 @@
 //! notes where each game's part of its output starts; the merger asks the
 //! run's ledger of each game in turn, and leaves the duplicates' parts
 //! out (`src/ledger.rs`).
+//!
+//! Diagnostics do not wait for their chunk's end: a worker hands each on
+//! as it comes ([`Mailbox`]), and the merger takes those of the chunk
+//! whose turn it is as they come, in input order. A chunk's queue is
+//! bounded: a worker whose chunk's turn has not come waits when its queue
+//! is full, so that messages cost memory only while they wait their turn,
+//! however many a chunk has (whether they are shown is the caller's
+//! business: its callback gets every one, in order).
 
 use crate::diag::Diagnostic;
 use crate::filter::{Filter, Origin, Report, Sinks};
 use crate::ledger::{Deferral, Deferred, Lengths, Verdict};
 use crate::read::{read_some, Reader, Resume, Stop, Until};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Read, Write};
 use std::sync::atomic::AtomicU64;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 /// The most worker threads [`run_parallel`] starts.
 pub(crate) const MAX_JOBS: usize = 1024;
@@ -163,18 +171,135 @@ impl<R: Read> Chunker<R> {
     }
 }
 
-/// What a reader made of some input: its games' text, rejects and
-/// diagnostics, their counts, and where it stopped; when the merger
-/// decides what depends on the games before, the bytes as read of the
-/// games it may leave out, and where each game's part of each starts.
+/// What a reader made of some input: its games' text and rejects, their
+/// counts, and where it stopped; when the merger decides what depends on
+/// the games before, the bytes as read of the games it may leave out.
+/// Its diagnostics, and its notes of each game, were handed on as [`Item`]s.
 #[derive(Default)]
 struct Output {
     out: Vec<u8>,
     rejects: Vec<u8>,
     aside: Vec<u8>,
-    diagnostics: Vec<Diagnostic>,
     report: Report,
-    games: Option<Vec<Deferred>>,
+}
+
+/// What a reader hands on as it reads, in input order: a diagnostic, or,
+/// when the merger decides what depends on the games before, a game's
+/// note, before the game's diagnostics.
+enum Item {
+    Diagnostic(Diagnostic),
+    Game(Deferred),
+}
+
+/// Where a reader hands its items on.
+type Post = Arc<dyn Fn(Item) + Send + Sync>;
+
+/// The items of the chunks read on the workers, each chunk's in a queue
+/// of at most `cap` items, and the chunks read.
+struct Mailbox {
+    board: Mutex<Board>,
+    /// The merger waits here for items or a chunk read; workers, for room.
+    merger: Condvar,
+    workers: Condvar,
+    cap: usize,
+}
+
+#[derive(Default)]
+struct Board {
+    queues: BTreeMap<usize, VecDeque<Item>>,
+    done: BTreeMap<usize, Done>,
+    /// Chunks read, whether kept or not.
+    finished: usize,
+    /// What is handed on for a chunk below this is dropped: it was read
+    /// again on the merger (or the run is over).
+    floor: usize,
+    merger_waits: bool,
+    workers_wait: usize,
+}
+
+impl Mailbox {
+    fn new(cap: usize) -> Mailbox {
+        Mailbox {
+            board: Mutex::new(Board::default()),
+            merger: Condvar::new(),
+            workers: Condvar::new(),
+            cap: cap.max(1),
+        }
+    }
+
+    fn board(&self) -> MutexGuard<'_, Board> {
+        // A worker that panicked holding it left whole queues.
+        self.board.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hands `item` of chunk `index` on, once its queue has room.
+    fn post(&self, index: usize, item: Item) {
+        let mut board = self.board();
+        while index >= board.floor
+            && board
+                .queues
+                .get(&index)
+                .is_some_and(|q| q.len() >= self.cap)
+        {
+            board.workers_wait += 1;
+            board = self.workers.wait(board).unwrap_or_else(|e| e.into_inner());
+            board.workers_wait -= 1;
+        }
+        if index < board.floor {
+            return;
+        }
+        board.queues.entry(index).or_default().push_back(item);
+        if board.merger_waits {
+            self.merger.notify_one();
+        }
+    }
+
+    /// A chunk read, after its items.
+    fn finish(&self, done: Done) {
+        let mut board = self.board();
+        board.finished += 1;
+        if done.chunk.index >= board.floor {
+            board.done.insert(done.chunk.index, done);
+        }
+        if board.merger_waits {
+            self.merger.notify_one();
+        }
+    }
+
+    /// Waits for items of chunk `index`, or its end: the items come so far,
+    /// and the chunk read once they are all taken.
+    fn collect(&self, index: usize) -> (VecDeque<Item>, Option<Done>) {
+        let mut board = self.board();
+        loop {
+            let items = board.queues.remove(&index).unwrap_or_default();
+            let done = board.done.remove(&index);
+            if !items.is_empty() || done.is_some() {
+                if board.workers_wait > 0 && !items.is_empty() {
+                    self.workers.notify_all();
+                }
+                return (items, done);
+            }
+            board.merger_waits = true;
+            board = self.merger.wait(board).unwrap_or_else(|e| e.into_inner());
+            board.merger_waits = false;
+        }
+    }
+
+    /// Drops what is handed on for the chunks below `floor`, now and later.
+    fn drop_below(&self, floor: usize) {
+        let mut board = self.board();
+        board.floor = board.floor.max(floor);
+        let floor = board.floor;
+        board.queues.retain(|&i, _| i >= floor);
+        board.done.retain(|&i, _| i >= floor);
+        if board.workers_wait > 0 {
+            self.workers.notify_all();
+        }
+    }
+
+    fn finished(&self) -> usize {
+        self.board().finished
+    }
 }
 
 /// Which sinks the merger has besides the output.
@@ -204,14 +329,14 @@ impl Write for Counted<'_> {
 
 /// A chunk read on a worker.
 struct Done {
-    chunk: Chunk,
+    chunk: Arc<Chunk>,
     output: Output,
     stop: io::Result<Stop>,
 }
 
-/// Reads `src`, from `start`, up to `until`, into `output`; with a
-/// filter that leaves the games before to decide (see [`Deferral`]),
-/// noting each game for the merger.
+/// Reads `src`, from `start`, up to `until`, into `output`, handing its
+/// diagnostics to `post`; with a filter that leaves the games before to
+/// decide (see [`Deferral`]), each game's note before them.
 fn read_into(
     filter: &mut Filter,
     start: Resume,
@@ -219,16 +344,11 @@ fn read_into(
     src: impl Read,
     output: &mut Output,
     keep: Keep,
+    post: &Post,
 ) -> io::Result<Stop> {
+    let mut on_diagnostic = |d: &Diagnostic| post(Item::Diagnostic(d.clone()));
     if !filter.gate.orders() {
-        let Output {
-            out,
-            rejects,
-            diagnostics,
-            report,
-            ..
-        } = output;
-        let mut on_diagnostic = |d: &Diagnostic| diagnostics.push(d.clone());
+        let Output { out, rejects, .. } = output;
         let rejects = keep.rejects.then_some(rejects as &mut dyn Write);
         let reader = Reader::new(
             filter,
@@ -241,26 +361,21 @@ fn read_into(
             &mut on_diagnostic,
         );
         let (counts, stop) = reader.run()?;
-        report.add(&counts);
+        output.report.add(&counts);
         return Ok(stop);
     }
     let lengths = Arc::new(Lengths::default());
+    let games = Arc::clone(post);
     filter.gate.defer = Some(Deferral {
         lengths: Arc::clone(&lengths),
-        games: Vec::new(),
+        post: Box::new(move |game| games(Item::Game(game))),
     });
     let Output {
         out,
         rejects,
         aside,
-        diagnostics,
         report,
-        games,
     } = output;
-    let mut on_diagnostic = |d: &Diagnostic| {
-        diagnostics.push(d.clone());
-        Lengths::grow(&lengths.diagnostics, 1);
-    };
     let mut out = Counted {
         sink: out,
         len: &lengths.out,
@@ -284,16 +399,20 @@ fn read_into(
         &mut on_diagnostic,
     );
     let run = reader.run();
-    let deferral = filter.gate.defer.take().expect("set above");
+    filter.gate.defer = None;
     let (counts, stop) = run?;
     report.add(&counts);
-    *games = Some(deferral.games);
     Ok(stop)
 }
 
 /// A chunk read from its start: to where the next chunk starts if a game
 /// starts there, else short of the game under way.
-fn read_chunk(filter: &mut Filter, chunk: &Chunk, keep: Keep) -> (Output, io::Result<Stop>) {
+fn read_chunk(
+    filter: &mut Filter,
+    chunk: &Chunk,
+    keep: Keep,
+    post: &Post,
+) -> (Output, io::Result<Stop>) {
     let start = Resume::from(chunk.origin);
     let end = chunk.end();
     let is_next = move |at: u64| at == end;
@@ -306,7 +425,15 @@ fn read_chunk(filter: &mut Filter, chunk: &Chunk, keep: Keep) -> (Output, io::Re
         }
     };
     let mut output = Output::default();
-    let stop = read_into(filter, start, until, &chunk.bytes[..], &mut output, keep);
+    let stop = read_into(
+        filter,
+        start,
+        until,
+        &chunk.bytes[..],
+        &mut output,
+        keep,
+        post,
+    );
     (output, stop)
 }
 
@@ -384,13 +511,17 @@ pub fn run_parallel_into<'a>(
         rejects: sinks.rejects.is_some(),
         duplicates: sinks.duplicates.is_some(),
     };
+    // Room for a message every 64 bytes of a chunk: a chunk of games with
+    // a few warnings each is read without waiting its turn.
+    let mailbox = Arc::new(Mailbox::new((chunk_size / 64).max(1024)));
     std::thread::scope(|scope| {
-        let (work_tx, work_rx) = mpsc::sync_channel::<Chunk>(jobs);
+        // Unbounded: the merger never waits to hand a chunk over, while
+        // the workers wait for it to take their messages.
+        let (work_tx, work_rx) = mpsc::channel::<Arc<Chunk>>();
         let work_rx = Arc::new(Mutex::new(work_rx));
-        let (done_tx, done_rx) = mpsc::channel::<Done>();
         for started in 0..jobs {
             let work_rx = Arc::clone(&work_rx);
-            let done_tx = done_tx.clone();
+            let mailbox = Arc::clone(&mailbox);
             let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut filter = make();
                 loop {
@@ -398,17 +529,15 @@ pub fn run_parallel_into<'a>(
                     let Ok(chunk) = job else {
                         return;
                     };
-                    let (output, stop) = read_chunk(&mut filter, &chunk, keep);
-                    if done_tx
-                        .send(Done {
-                            chunk,
-                            output,
-                            stop,
-                        })
-                        .is_err()
-                    {
-                        return;
-                    }
+                    let index = chunk.index;
+                    let to = Arc::clone(&mailbox);
+                    let post: Post = Arc::new(move |item| to.post(index, item));
+                    let (output, stop) = read_chunk(&mut filter, &chunk, keep, &post);
+                    mailbox.finish(Done {
+                        chunk,
+                        output,
+                        stop,
+                    });
                 }
             });
             if let Err(e) = spawned {
@@ -424,16 +553,15 @@ pub fn run_parallel_into<'a>(
                 ));
             }
         }
-        drop(done_tx);
         let mut merger = Merger {
             chunker: Chunker::new(input, chunk_size),
             work_tx: Some(work_tx),
-            done_rx,
-            in_flight: 0,
+            mailbox: Arc::clone(&mailbox),
+            sent: 0,
             jobs,
             produced: 0,
             eof: false,
-            done: BTreeMap::new(),
+            chunks: BTreeMap::new(),
             inline: BTreeMap::new(),
             starts: Vec::new(),
             make,
@@ -446,6 +574,8 @@ pub fn run_parallel_into<'a>(
         };
         let result = merger.run();
         drop(merger.work_tx.take());
+        // The workers still reading drop what they hand on, and end.
+        mailbox.drop_below(usize::MAX);
         result.map(|()| merger.sinks.total)
     })
 }
@@ -458,30 +588,88 @@ struct Ordered<'a> {
     total: Report,
 }
 
+/// What the merger has taken of a chunk's items so far: each game's note
+/// and the verdict on it.
+#[derive(Default)]
+struct Told {
+    games: Vec<(Deferred, Decided)>,
+    /// The diagnostics that come now are dropped: their game is left out,
+    /// or comes after the last that `--stop-after` lets through (or, when
+    /// the merger decides, no game's note has come yet).
+    dropping: bool,
+    stopped: bool,
+}
+
+/// What became of a game, its note told: [`Verdict`] without the note
+/// (kept for each game of a chunk until its bytes are written).
+struct Decided {
+    left_out: Option<crate::passes::LeftOut>,
+    aside: bool,
+    stop: bool,
+}
+
+impl Told {
+    fn new(ordered: bool) -> Told {
+        Told {
+            dropping: ordered,
+            ..Told::default()
+        }
+    }
+}
+
 impl Ordered<'_> {
-    /// Writes what a reader made; `true` when `--stop-after` has let its
-    /// last game through: nothing more is written.
-    fn write(&mut self, output: &Output) -> io::Result<bool> {
-        let Some(games) = &output.games else {
+    /// Takes a chunk's `items` in order: hands on the diagnostics of the
+    /// games written, and decides on each game as its note comes.
+    fn tell(&mut self, items: impl IntoIterator<Item = Item>, told: &mut Told) {
+        for item in items {
+            match item {
+                Item::Diagnostic(d) => {
+                    if !told.dropping {
+                        (self.sinks.on_diagnostic)(&d);
+                    }
+                }
+                Item::Game(game) => {
+                    let mut verdict = Verdict::default();
+                    if game.candidate && !told.stopped {
+                        let file = &self.decider.writer.file;
+                        self.decider
+                            .gate
+                            .admit(&mut verdict, game.key, game.at, file);
+                    }
+                    told.dropping = told.stopped || verdict.left_out.is_some();
+                    if let (false, Some(note)) = (told.stopped, &verdict.note) {
+                        (self.sinks.on_diagnostic)(note);
+                    }
+                    told.stopped |= verdict.stop;
+                    let decided = Decided {
+                        left_out: verdict.left_out,
+                        aside: verdict.aside,
+                        stop: verdict.stop,
+                    };
+                    told.games.push((game, decided));
+                }
+            }
+        }
+    }
+
+    /// Writes what a reader made, its items told: `true` when
+    /// `--stop-after` has let its last game through: nothing more is
+    /// written.
+    fn write(&mut self, output: &Output, told: Told) -> io::Result<bool> {
+        if !self.decider.gate.orders() {
             self.write_part(output, Part::whole(output), None)?;
             self.total.add(&output.report);
             return Ok(false);
-        };
-        for (i, game) in games.iter().enumerate() {
-            let next = games.get(i + 1);
+        }
+        let games = &told.games;
+        for (i, (game, verdict)) in games.iter().enumerate() {
+            let next = games.get(i + 1).map(|(g, _)| g);
             let part = Part::of(output, game, next);
             let mut counts = next.map_or(output.report, |n| n.before).since(&game.before);
-            let mut verdict = Verdict::default();
-            if game.candidate {
-                let file = &self.decider.writer.file;
-                self.decider
-                    .gate
-                    .admit(&mut verdict, game.key, game.at, file);
-            }
             if let Some(reason) = verdict.left_out {
                 counts.left_out_instead(reason);
             }
-            self.write_part(output, part, Some(&verdict))?;
+            self.write_part(output, part, Some(verdict))?;
             self.total.add(&counts);
             if verdict.stop {
                 return Ok(true);
@@ -491,31 +679,24 @@ impl Ordered<'_> {
     }
 
     /// Writes one game's part of `output` (or all of it), as `verdict`
-    /// says: a game left out gives its note and, to the duplicates, its
-    /// bytes as read.
+    /// says: a game left out gives, to the duplicates, its bytes as read.
     fn write_part(
         &mut self,
         output: &Output,
         part: Part,
-        verdict: Option<&Verdict>,
+        verdict: Option<&Decided>,
     ) -> io::Result<()> {
         let s = &mut self.sinks;
         if let Some(
-            v @ Verdict {
+            v @ Decided {
                 left_out: Some(_), ..
             },
         ) = verdict
         {
-            if let Some(note) = &v.note {
-                (s.on_diagnostic)(note);
-            }
             if let (true, Some(d)) = (v.aside, s.duplicates.as_mut()) {
                 d.write_all(&output.aside[part.aside])?;
             }
             return Ok(());
-        }
-        for d in &output.diagnostics[part.diagnostics] {
-            (s.on_diagnostic)(d);
         }
         s.out.write_all(&output.out[part.out])?;
         if let Some(r) = s.rejects.as_mut() {
@@ -530,7 +711,6 @@ struct Part {
     out: std::ops::Range<usize>,
     rejects: std::ops::Range<usize>,
     aside: std::ops::Range<usize>,
-    diagnostics: std::ops::Range<usize>,
 }
 
 impl Part {
@@ -539,7 +719,6 @@ impl Part {
             out: 0..o.out.len(),
             rejects: 0..o.rejects.len(),
             aside: 0..o.aside.len(),
-            diagnostics: 0..o.diagnostics.len(),
         }
     }
 
@@ -549,7 +728,6 @@ impl Part {
             out: game.out..next.map_or(o.out.len(), |n| n.out),
             rejects: game.rejects..next.map_or(o.rejects.len(), |n| n.rejects),
             aside: game.aside..next.map_or(o.aside.len(), |n| n.aside),
-            diagnostics: game.diagnostics..next.map_or(o.diagnostics.len(), |n| n.diagnostics),
         }
     }
 }
@@ -559,16 +737,17 @@ impl Part {
 /// game.
 struct Merger<'a, R> {
     chunker: Chunker<R>,
-    work_tx: Option<mpsc::SyncSender<Chunk>>,
-    done_rx: mpsc::Receiver<Done>,
-    in_flight: usize,
+    work_tx: Option<mpsc::Sender<Arc<Chunk>>>,
+    mailbox: Arc<Mailbox>,
+    /// Chunks handed to the workers.
+    sent: usize,
     jobs: usize,
     /// Chunks cut so far, and whether the input has no more.
     produced: usize,
     eof: bool,
-    /// Chunks read by the workers, waiting their turn.
-    done: BTreeMap<usize, Done>,
-    /// Chunks cut while reading again, not handed to a worker.
+    /// Chunks handed to the workers and not yet written or read again.
+    chunks: BTreeMap<usize, Arc<Chunk>>,
+    /// Chunks cut while reading again, not yet handed to a worker.
     inline: BTreeMap<usize, Chunk>,
     /// The stream offset of each chunk's start, by index.
     starts: Vec<u64>,
@@ -582,14 +761,15 @@ impl<R: Read> Merger<'_, R> {
         let mut next = 0;
         loop {
             self.dispatch()?;
-            let Some(done) = self.take(next)? else {
+            let Some((done, told)) = self.take(next)? else {
                 return Ok(());
             };
-            if self.sinks.write(&done.output)? {
+            self.chunks.remove(&next);
+            if self.sinks.write(&done.output, told)? {
                 return Ok(());
             }
             match done.stop? {
-                Stop::Unfinished(resume) => match self.read_again(resume, done.chunk)? {
+                Stop::Unfinished(resume) => match self.read_again(resume, &done.chunk)? {
                     Some(boundary) => next = boundary,
                     None => return Ok(()),
                 },
@@ -599,10 +779,15 @@ impl<R: Read> Merger<'_, R> {
         }
     }
 
-    /// Cuts chunks and hands them to the workers while fewer than `2 ×
-    /// jobs` are in flight.
+    /// Hands the chunks cut while reading again to the workers, then cuts
+    /// more while fewer than `2 × jobs` are in flight. Chunks go in input
+    /// order, so that the one whose turn it is is never behind a worker
+    /// waiting for its turn.
     fn dispatch(&mut self) -> io::Result<()> {
-        while !self.eof && self.in_flight < 2 * self.jobs {
+        while let Some((_, chunk)) = self.inline.pop_first() {
+            self.send(chunk);
+        }
+        while !self.eof && self.sent - self.mailbox.finished() < 2 * self.jobs {
             let Some(chunk) = self.cut()? else {
                 return Ok(());
             };
@@ -625,7 +810,9 @@ impl<R: Read> Merger<'_, R> {
     }
 
     fn send(&mut self, chunk: Chunk) {
-        self.in_flight += 1;
+        let chunk = Arc::new(chunk);
+        self.chunks.insert(chunk.index, Arc::clone(&chunk));
+        self.sent += 1;
         self.work_tx
             .as_ref()
             .expect("workers run while the merger does")
@@ -633,35 +820,27 @@ impl<R: Read> Merger<'_, R> {
             .expect("workers outlive the merger");
     }
 
-    /// Chunk `index` as read by a worker; `None` past the last chunk.
-    fn take(&mut self, index: usize) -> io::Result<Option<Done>> {
-        if let Some(chunk) = self.inline.remove(&index) {
-            // Cut while reading again: a worker reads it now.
-            self.send(chunk);
+    /// Chunk `index` as read by a worker, its items told as they come;
+    /// `None` past the last chunk.
+    fn take(&mut self, index: usize) -> io::Result<Option<(Done, Told)>> {
+        while index >= self.produced {
+            if self.eof {
+                return Ok(None);
+            }
+            self.dispatch()?;
         }
+        self.dispatch()?;
+        let mut told = Told::new(self.sinks.decider.gate.orders());
         loop {
-            if let Some(done) = self.done.remove(&index) {
-                return Ok(Some(done));
+            let (items, done) = self.mailbox.collect(index);
+            self.sinks.tell(items, &mut told);
+            if let Some(done) = done {
+                return Ok(Some((done, told)));
             }
-            if index >= self.produced {
-                if self.eof {
-                    return Ok(None);
-                }
-                self.dispatch()?;
-                continue;
-            }
-            self.receive();
         }
     }
 
-    /// Waits for a worker to finish a chunk, and keeps what it made.
-    fn receive(&mut self) {
-        let done = self.done_rx.recv().expect("workers outlive the merger");
-        self.in_flight -= 1;
-        self.done.insert(done.chunk.index, done);
-    }
-
-    /// The bytes of chunk `index`, for reading again (its workers' reading
+    /// The bytes of chunk `index`, for reading again (its worker's reading
     /// of it, if any, is kept for later: it may start a game).
     fn bytes_of(&mut self, index: usize) -> io::Result<Option<Vec<u8>>> {
         if index >= self.produced && !self.eof {
@@ -671,26 +850,18 @@ impl<R: Read> Merger<'_, R> {
                 return Ok(Some(own));
             }
         }
-        if let Some(chunk) = self.inline.get(&index) {
-            return Ok(Some(chunk.own().to_vec()));
-        }
-        if index >= self.produced {
-            return Ok(None);
-        }
-        let own = loop {
-            if let Some(done) = self.done.get(&index) {
-                break done.chunk.own().to_vec();
-            }
-            self.receive();
-        };
-        Ok(Some(own))
+        let chunk = self
+            .inline
+            .get(&index)
+            .or_else(|| self.chunks.get(&index).map(|c| &**c));
+        Ok(chunk.map(|c| c.own().to_vec()))
     }
 
     /// Reads again, on this thread, from `resume` in `chunk` on, across
     /// the chunks that follow, until a game starts where a chunk starts;
     /// returns that chunk's index, or `None` at the end of the input (or of
     /// what `--stop-after` lets through).
-    fn read_again(&mut self, resume: Resume, chunk: Chunk) -> io::Result<Option<usize>> {
+    fn read_again(&mut self, resume: Resume, chunk: &Chunk) -> io::Result<Option<usize>> {
         let from = (resume.line_start - chunk.origin.byte) as usize;
         let first = chunk.own()[from..].to_vec();
         // The starts of the chunks after the one resumed in, as they are read.
@@ -709,6 +880,11 @@ impl<R: Read> Merger<'_, R> {
         let mut filter = (self.make)();
         let mut output = Output::default();
         let keep = self.keep;
+        // Read on this thread, which takes the items: they wait for the
+        // reading's end (only the games read again: one, usually).
+        let items = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&items);
+        let post: Post = Arc::new(move |item| kept.lock().expect("one thread").push(item));
         let mut fetch = |index: usize| -> io::Result<Option<Vec<u8>>> {
             let bytes = self.bytes_of(index)?;
             if bytes.is_some() {
@@ -721,8 +897,11 @@ impl<R: Read> Merger<'_, R> {
             next: chunk.index + 1,
             fetch: &mut fetch,
         };
-        let stop = read_into(&mut filter, resume, until, src, &mut output, keep)?;
-        if self.sinks.write(&output)? {
+        let stop = read_into(&mut filter, resume, until, src, &mut output, keep, &post)?;
+        let mut told = Told::new(self.sinks.decider.gate.orders());
+        let items = std::mem::take(&mut *items.lock().expect("one thread"));
+        self.sinks.tell(items, &mut told);
+        if self.sinks.write(&output, told)? {
             return Ok(None);
         }
         let boundary = match stop {
@@ -735,7 +914,8 @@ impl<R: Read> Merger<'_, R> {
         };
         // What the workers made of the chunks read again is not needed.
         let read = boundary.unwrap_or(self.produced);
-        self.done.retain(|&i, _| i >= read);
+        self.mailbox.drop_below(read);
+        self.chunks.retain(|&i, _| i >= read);
         self.inline.retain(|&i, _| i >= read);
         Ok(boundary)
     }
@@ -770,6 +950,7 @@ impl Read for Chained<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{FilterBuilder, Ledger};
 
     fn chunks(input: &str, size: usize) -> Vec<(Origin, String, String)> {
         let mut c = Chunker::new(input.as_bytes(), size);
@@ -808,6 +989,64 @@ mod tests {
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].1, a);
         assert_eq!(v[1].1, b);
+    }
+
+    /// The options a test's filters are built with.
+    type Options = fn(FilterBuilder) -> FilterBuilder;
+
+    /// Output, rejects, diagnostics and counts of `input` on `jobs` threads
+    /// (1: the filter's own run), with filters as `options` build them,
+    /// sharing one ledger.
+    fn filtered(
+        options: Options,
+        input: &str,
+        jobs: usize,
+    ) -> (Vec<u8>, Vec<u8>, Vec<String>, Report) {
+        let ledger = Ledger::new();
+        let make = || options(FilterBuilder::new()).ledger(ledger.clone()).build();
+        let (mut out, mut rejects, mut told) = (Vec::new(), Vec::new(), Vec::new());
+        let sinks = Sinks {
+            out: &mut out,
+            rejects: Some(&mut rejects),
+            duplicates: None,
+            on_diagnostic: &mut |d| told.push(d.render("f")),
+        };
+        let report = if jobs == 1 {
+            make().run_into(Origin::START, input.as_bytes(), sinks)
+        } else {
+            run_parallel_into(&make, input.as_bytes(), jobs, 64, sinks)
+        }
+        .unwrap();
+        (out, rejects, told, report)
+    }
+
+    #[test]
+    fn more_messages_than_a_chunks_queue_holds_come_out_as_on_one_thread() {
+        // No Variant line to cut at: one chunk of 5,000 warnings, then
+        // chunks of a warning and an error each.
+        let mut input = "1. E7-E13:\n*\n\n".repeat(5000);
+        for i in 0..300 {
+            input += &format!(
+                "[Variant \"C'escacs\"]\n[Event \"{}\"]\n1. E7-E13\n*\n",
+                i % 40
+            );
+            input += "[Variant \"C'escacs\"]\n1. E13xF16:\n*\n";
+        }
+        let runs: [(&str, Options); 3] = [
+            ("plain", |b| b),
+            ("dedup", |b| b.dedup(true)),
+            ("stop-after", |b| b.stop_after(Some(5100))),
+        ];
+        for (name, options) in runs {
+            let one = filtered(options, &input, 1);
+            assert!(one.2.len() > 5000, "{name}");
+            for jobs in [2, 3] {
+                let many = filtered(options, &input, jobs);
+                assert!(many.0 == one.0 && many.1 == one.1, "{name} {jobs}: output");
+                assert_eq!(many.2, one.2, "{name} {jobs}: diagnostics");
+                assert_eq!(many.3, one.3, "{name} {jobs}: counts");
+            }
+        }
     }
 
     #[test]

@@ -348,3 +348,135 @@ fn latin1_and_windows_1252_text_is_named_with_the_iconv_fix() {
     assert!(err.contains("('“' in Windows-1252)"), "{err}");
     assert!(err.contains("iconv -f windows-1252 -t utf-8"), "{err}");
 }
+
+/// Games that differ from one another (their `Event`), every seventh
+/// rejected: cut in half, a compressed file stops part way through them.
+fn distinct_games(n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            let moves = if i % 7 == 3 { "E13xF16" } else { "E7-E13" };
+            format!("[Variant \"C'escacs\"]\n[Event \"game {i}\"]\n1. {moves}:\n*\n\n")
+        })
+        .collect()
+}
+
+/// What `decoder` gives before it fails on data cut short.
+fn decoded_before_the_cut(mut decoder: impl std::io::Read) -> Vec<u8> {
+    let mut text = Vec::new();
+    let mut buf = [0; 4096];
+    loop {
+        match decoder.read(&mut buf) {
+            Ok(0) => panic!("data cut in half decoded whole"),
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+            Err(_) => return text,
+        }
+    }
+}
+
+/// The summary's counts: games read, written, rejected.
+fn summary_counts(stderr: &str) -> (u64, u64, u64) {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(" games read, "))
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    let n: Vec<u64> = line
+        .split([' ', ','])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (n[0], n[1], n[2])
+}
+
+/// Filters `path` with `args`: status, stdout, stderr, rejects.
+fn filtered(path: &std::path::Path, args: &[&str]) -> (Option<i32>, Vec<u8>, String, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let rejects = dir.path().join("rejects.pgn");
+    let out = cmd()
+        .args(args)
+        .arg("--rejects")
+        .arg(&rejects)
+        .arg(path)
+        .output()
+        .unwrap();
+    let rejected = fs::read(&rejects).unwrap_or_default();
+    let err = stderr_of(&out);
+    (out.status.code(), out.stdout, err, rejected)
+}
+
+#[test]
+fn a_truncated_compressed_file_gives_its_complete_games_rejects_the_cut_one_and_exits_2() {
+    let text = distinct_games(20_000);
+    let dir = tempfile::tempdir().unwrap();
+    let formats = compressed(text.as_bytes())
+        .into_iter()
+        .filter(|(suffix, _)| ["gz", "zst", "xz"].contains(suffix));
+    for (suffix, bytes) in formats {
+        let cut = &bytes[..bytes.len() / 2];
+        let decoded = match suffix {
+            "gz" => decoded_before_the_cut(flate2::read::MultiGzDecoder::new(cut)),
+            "zst" => decoded_before_the_cut(zstd::stream::read::Decoder::new(cut).unwrap()),
+            _ => decoded_before_the_cut(liblzma::read::XzDecoder::new_multi_decoder(cut)),
+        };
+        // The game under way where the text stops, and the complete ones.
+        let last = memchr_last(&decoded, b"[Variant ");
+        let (complete, cut_game) = decoded.split_at(last);
+        assert!(!cut_game.ends_with(b"*\n\n"), "{suffix}: cut between games");
+        let plain = dir.path().join(format!("complete-{suffix}.pgn"));
+        fs::write(&plain, complete).unwrap();
+        let (status, out, err, rejects) = filtered(&plain, &["-j1"]);
+        assert_eq!(status, Some(1), "{suffix}: {err}");
+        let (read, written, rejected) = summary_counts(&err);
+
+        let path = dir.path().join(format!("cut.pgn.{suffix}"));
+        fs::write(&path, cut).unwrap();
+        let runs = [
+            vec!["-j1"],
+            vec!["-j2"],
+            vec!["-j2", "--chunk-bytes", "300"],
+            vec!["-j3", "--chunk-bytes", "4096"],
+        ];
+        let first = filtered(&path, &runs[0]);
+        for args in &runs {
+            let run = filtered(&path, args);
+            assert_eq!(run.0, Some(2), "{suffix} {args:?}: {}", run.2);
+            assert!(run.1 == out, "{suffix} {args:?}: the complete games");
+            assert_eq!(
+                run.3,
+                [&rejects[..], cut_game].concat(),
+                "{suffix} {args:?}: the rejects"
+            );
+            assert_eq!(
+                summary_counts(&run.2),
+                (read + 1, written, rejected + 1),
+                "{suffix} {args:?}"
+            );
+            assert_eq!(run.2, first.2, "{suffix} {args:?}: the same messages");
+        }
+        let data = match suffix {
+            "gz" => "gzip",
+            "zst" => "zstd",
+            _ => "xz",
+        };
+        let named = format!("ctlpgn-filter: {}: {data} data cut short", path.display());
+        assert!(first.2.contains(&named), "{suffix}: {}", first.2);
+
+        // --out-dir writes what -o writes.
+        let into = dir.path().join(format!("into-{suffix}"));
+        let by_dir = cmd()
+            .args(["-j2", "--chunk-bytes", "300", "--out-dir"])
+            .arg(&into)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(by_dir.status.code(), Some(2), "{suffix}");
+        let written = fs::read(into.join("cut.pgn")).unwrap();
+        assert!(written == out, "{suffix}: --out-dir");
+    }
+}
+
+/// Where `needle` last starts in `haystack`.
+fn memchr_last(haystack: &[u8], needle: &[u8]) -> usize {
+    haystack
+        .windows(needle.len())
+        .rposition(|w| w == needle)
+        .expect("a game starts in the text")
+}

@@ -8,11 +8,13 @@
 //! every stream of a file that holds several (`cat a.gz b.gz`), as
 //! `gzip -d` does.
 
-use super::streams::{self, Named};
+use super::streams;
+use ctlpgn_filter::CutShort;
 use std::ffi::OsStr;
 use std::fmt;
 use std::io::{self, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// A compression format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,41 +111,81 @@ pub fn peek(mut input: Box<dyn Read>) -> io::Result<(Vec<u8>, Box<dyn Read>)> {
 }
 
 /// `input` decompressed if it is compressed (and which format it was in),
-/// else as it is. `name` names the input on an error in its compressed data.
+/// else as it is; and where its decoder's error goes, if it fails. `name`
+/// names the input on that error.
 pub fn decompressed(
     name: &str,
     input: Box<dyn Read>,
-) -> io::Result<(Box<dyn Read>, Option<Container>)> {
+) -> io::Result<(Box<dyn Read>, Option<Container>, Fault)> {
+    let fault = Fault::default();
     let (start, input) = peek(input)?;
     let Some(container) = Container::sniff(&start) else {
-        return Ok((input, None));
+        return Ok((input, None, fault));
     };
     let decoder = container.decoder(input).map_err(streams::reading(name))?;
-    let decoded = Named::new(name, Decoded { decoder, container });
-    Ok((Box::new(decoded), Some(container)))
+    let decoded = Decoded {
+        decoder,
+        container,
+        name: name.to_string(),
+        fault: fault.clone(),
+        ended: false,
+    };
+    Ok((Box::new(decoded), Some(container), fault))
 }
 
-/// A decoder whose errors say that the compressed data is at fault (an
-/// error reading the file itself is named already, and passes as it is).
+/// What a decoder that failed said, kept for after the games: its text
+/// ends where it failed ([`CutShort`]), and the games decoded before are
+/// read as a file that ends there.
+#[derive(Clone, Default)]
+pub struct Fault {
+    pub cut: CutShort,
+    error: Arc<Mutex<Option<io::Error>>>,
+}
+
+impl Fault {
+    /// The decoder's error, named, if it failed.
+    pub fn take(&self) -> Option<io::Error> {
+        self.error.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+/// A decoder whose error in the compressed data ends the text, kept in
+/// `fault` with words that say the data is at fault. An error reading the
+/// file itself is named already, and passes as it is.
 struct Decoded {
     decoder: Box<dyn Read>,
     container: Container,
+    name: String,
+    fault: Fault,
+    ended: bool,
 }
 
 impl Read for Decoded {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.decoder.read(buf).map_err(|e| {
-            if streams::is_named(&e) || e.kind() == io::ErrorKind::Interrupted {
-                e
-            } else if e.kind() == io::ErrorKind::UnexpectedEof {
-                io::Error::new(
-                    e.kind(),
-                    format!("{} data cut short: the file is truncated", self.container),
-                )
-            } else {
-                io::Error::new(e.kind(), format!("invalid {} data: {e}", self.container))
+        if self.ended {
+            return Ok(0);
+        }
+        let e = match self.decoder.read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if streams::is_named(&e) || e.kind() == io::ErrorKind::Interrupted => {
+                return Err(e)
             }
-        })
+            Err(e) => e,
+        };
+        let e = if e.kind() == io::ErrorKind::UnexpectedEof {
+            io::Error::new(
+                e.kind(),
+                format!("{} data cut short: the file is truncated", self.container),
+            )
+        } else {
+            io::Error::new(e.kind(), format!("invalid {} data: {e}", self.container))
+        };
+        *self.fault.error.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(streams::reading(&self.name)(e));
+        // Set before the reader is answered that the text ends.
+        self.fault.cut.set();
+        self.ended = true;
+        Ok(0)
     }
 }
 
@@ -245,7 +287,7 @@ mod tests {
     const TEXT: &[u8] = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
 
     fn read_all(bytes: Vec<u8>) -> (Vec<u8>, Option<Container>) {
-        let (mut r, c) = decompressed("f", Box::new(Cursor::new(bytes))).unwrap();
+        let (mut r, c, _) = decompressed("f", Box::new(Cursor::new(bytes))).unwrap();
         let mut out = Vec::new();
         r.read_to_end(&mut out).unwrap();
         (out, c)
@@ -293,11 +335,16 @@ mod tests {
     }
 
     #[test]
-    fn truncated_or_corrupt_data_is_an_error_that_says_so() {
-        let gz = gzip(&TEXT.repeat(100));
-        let (mut r, _) =
-            decompressed("f", Box::new(Cursor::new(gz[..gz.len() / 2].to_vec()))).unwrap();
-        let e = r.read_to_end(&mut Vec::new()).unwrap_err();
+    fn truncated_or_corrupt_data_ends_the_text_and_the_error_says_so() {
+        let text = TEXT.repeat(100);
+        let gz = gzip(&text);
+        let cut = Cursor::new(gz[..gz.len() / 2].to_vec());
+        let (mut r, _, fault) = decompressed("f", Box::new(cut)).unwrap();
+        let mut decoded = Vec::new();
+        r.read_to_end(&mut decoded).unwrap();
+        assert!(fault.cut.is_set());
+        assert!(!decoded.is_empty() && text.starts_with(&decoded));
+        let e = fault.take().unwrap();
         assert_eq!(
             e.to_string(),
             "f: gzip data cut short: the file is truncated"
@@ -306,9 +353,17 @@ mod tests {
         let mut bad = gzip(TEXT);
         bad[12] ^= 0xFF;
         bad[13] ^= 0xFF;
-        let (mut r, _) = decompressed("f", Box::new(Cursor::new(bad))).unwrap();
-        let e = r.read_to_end(&mut Vec::new()).unwrap_err();
+        let (mut r, _, fault) = decompressed("f", Box::new(Cursor::new(bad))).unwrap();
+        r.read_to_end(&mut Vec::new()).unwrap();
+        let e = fault.take().unwrap();
         assert!(e.to_string().starts_with("f: invalid gzip data"), "{e}");
+    }
+
+    #[test]
+    fn whole_data_leaves_no_fault() {
+        let (mut r, _, fault) = decompressed("f", Box::new(Cursor::new(gzip(TEXT)))).unwrap();
+        r.read_to_end(&mut Vec::new()).unwrap();
+        assert!(!fault.cut.is_set() && fault.take().is_none());
     }
 
     #[test]

@@ -294,7 +294,7 @@ impl<'c> Session<'c> {
     /// A compressed input is cut decompressed.
     pub fn cut_or_skip(&mut self, path: &Path, out: &mut dyn Write, size: u64) -> io::Result<()> {
         let opened = self.open(path, &ProgressBar::hidden());
-        let Some((name, input, _)) = self.skip_unreadable(opened)? else {
+        let Some((name, input, _, fault)) = self.skip_unreadable(opened)? else {
             return Ok(());
         };
         let mut out = Separated {
@@ -306,6 +306,9 @@ impl<'c> Session<'c> {
         let reading = filter_builder(self.cli, &self.name, &self.ledger).fail_fast(false);
         let cuts = cut_at_games(reading, input, &mut out, size)?;
         self.pieces += cuts.pieces;
+        if let Some(e) = fault.take() {
+            self.unreadable(&e);
+        }
         // A game in a piece is written there, unchanged.
         self.total.games_read += cuts.games + cuts.left_out.total();
         self.total.games_written += cuts.games;
@@ -341,7 +344,7 @@ impl<'c> Session<'c> {
         &mut self,
         path: &Path,
         progress: &ProgressBar,
-    ) -> io::Result<Option<(String, Box<dyn Read>, Option<u64>)>> {
+    ) -> io::Result<Option<(String, Box<dyn Read>, Option<u64>, decode::Fault)>> {
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
             "<stdin>".to_string()
@@ -361,7 +364,7 @@ impl<'c> Session<'c> {
         };
         let input = Box::new(progress.wrap_read(input));
         let shown = if stdin { STDIN } else { &name };
-        let (input, container) = decode::decompressed(shown, input)?;
+        let (input, container, fault) = decode::decompressed(shown, input)?;
         let (first, input) = first_block(input)?;
         if let Some(utf16) = decode::utf16(&first) {
             say!(
@@ -382,7 +385,7 @@ impl<'c> Session<'c> {
             return Ok(None);
         }
         let input: Box<dyn Read> = Box::new(Cursor::new(first).chain(input));
-        Ok(Some((name, input, size)))
+        Ok(Some((name, input, size, fault)))
     }
 
     /// Filters one input (a path, or `-` for stdin) into `out`; `None` when
@@ -390,7 +393,7 @@ impl<'c> Session<'c> {
     fn filter_file(&mut self, path: &Path, out: &mut dyn Write) -> io::Result<Option<Report>> {
         let cli = self.cli;
         let progress = self.progress_bar(path);
-        let Some((name, input, size)) = self.open(path, &progress)? else {
+        let Some((name, input, size, fault)) = self.open(path, &progress)? else {
             progress.finish_and_clear();
             return Ok(None);
         };
@@ -431,6 +434,7 @@ impl<'c> Session<'c> {
             let make = || {
                 let mut f = build_filter(cli, &self.name, &self.ledger);
                 f.set_file_name(&name);
+                f.set_cut_short(Some(fault.cut.clone()));
                 f
             };
             run_parallel_into(&make, input, jobs, cli.chunk_bytes, sinks).map_err(|e| {
@@ -443,6 +447,7 @@ impl<'c> Session<'c> {
             })
         } else {
             // The reader reads in blocks of its own: no buffer between.
+            self.filter.set_cut_short(Some(fault.cut.clone()));
             self.filter.run_into(Origin::START, input, sinks)
         };
         progress.finish_and_clear();
@@ -453,6 +458,11 @@ impl<'c> Session<'c> {
         self.total.add(&report);
         if cli.stats {
             self.print_stats(Some(&name), &report);
+        }
+        // The games decoded before a decoder's error are counted and
+        // written; then the error, as an input that cannot be read.
+        if let Some(e) = fault.take() {
+            self.unreadable(&e);
         }
         Ok(Some(report))
     }

@@ -7,7 +7,7 @@ use super::scan::Mode;
 use super::tokens::is_blank;
 use super::{Held, Reading, Resume, Stop, Until};
 use crate::diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
-use crate::filter::Report;
+use crate::filter::{CutShort, Report};
 use crate::grammar::model::Outcome;
 use crate::grammar::token::Token;
 use logos::Logos;
@@ -576,6 +576,12 @@ impl Reading<'_> {
             return Ok(again);
         }
         let end = self.at;
+        let cut = self.f.cut_short.as_ref().is_some_and(CutShort::is_set);
+        if cut && self.game.open && self.movetext.result.is_none() {
+            let message = "the game is cut short here, where the input's text ends early \
+                           (the error after the games says why): rejected";
+            self.error_at_pos(h, self.places.pos(end), message);
+        }
         self.finish_game(h, end, None)?;
         Ok(Ok(self.io.stop.unwrap_or(Stop::End)))
     }
