@@ -280,8 +280,7 @@ fn number_at(b: &[u8], i: usize) -> Option<(u32, usize)> {
 
 /// Byte length of a dash (`-` or a Unicode one) at `i`, if one is there.
 fn dash_at(b: &[u8], i: usize) -> Option<usize> {
-    let c = std::str::from_utf8(b.get(i..)?).ok()?.chars().next()?;
-    Dash::from_char(c).map(|_| c.len_utf8())
+    Dash::at(b, i).map(|(_, len)| len)
 }
 
 impl Pdtl {

@@ -7,7 +7,7 @@
 use crate::diag::{DiagnosticKind, Message};
 use crate::grammar::alphabet::{is_piece_letter, is_standard_letter, piece_meant, CASTLING};
 use crate::grammar::hex::{Hex, HexError};
-use crate::grammar::model::{decode_figurine, Action, Check, Dash, Glyph, Sep};
+use crate::grammar::model::{char_at, decode_figurine, Action, Check, Dash, Glyph, Sep};
 
 /// What the text of a half-move holds besides the move itself: the
 /// passes say which of these they want to see (see [`crate::Interest`]).
@@ -495,7 +495,7 @@ impl Cursor<'_> {
         let (_, n1) = self.glyph_at(n0)?;
         let (_, n2) = self.glyph_at(n0 + n1)?;
         let n = n0 + n1 + n2;
-        let (_, d) = dash_at(self.b, n)?;
+        let (_, d) = Dash::at(self.b, n)?;
         Some(n + d)
     }
 
@@ -657,7 +657,7 @@ impl Cursor<'_> {
             self.traits |= Traits::UNICODE_SEPARATOR;
             return Ok((Sep::Capture { times: true }, 2));
         }
-        if let Some((d, n)) = dash_at(self.b, self.i) {
+        if let Some((d, n)) = Dash::at(self.b, self.i) {
             self.traits |= Traits::UNICODE_SEPARATOR;
             return Ok((Sep::Move(d), n));
         }
@@ -696,7 +696,7 @@ impl Cursor<'_> {
         let Some((_, suffixes)) = CASTLING.iter().find(|(p, _)| **p == shape) else {
             return fail(0, FaultKind::CastlingPrefix);
         };
-        let (dash, n) = dash_at(self.b, self.i).expect("castling_ahead saw a dash");
+        let (dash, n) = Dash::at(self.b, self.i).expect("castling_ahead saw a dash");
         if dash != Dash::ASCII {
             self.traits |= Traits::UNICODE_SEPARATOR;
         }
@@ -718,30 +718,6 @@ impl Cursor<'_> {
             suffix,
         })
     }
-}
-
-/// A dash at `b[i..]`: which, and its byte length.
-#[inline]
-pub(crate) fn dash_at(b: &[u8], i: usize) -> Option<(Dash, usize)> {
-    match b.get(i)? {
-        b'-' => Some((Dash::ASCII, 1)),
-        0xE2 => {
-            let c = char_at(b, i)?;
-            Dash::from_char(c).map(|d| (d, c.len_utf8()))
-        }
-        _ => None,
-    }
-}
-
-/// The character at `b[i..]`, if valid UTF-8 starts there.
-fn char_at(b: &[u8], i: usize) -> Option<char> {
-    let n = match *b.get(i)? {
-        0x00..=0x7F => 1,
-        0xC0..=0xDF => 2,
-        0xE0..=0xEF => 3,
-        _ => 4,
-    };
-    std::str::from_utf8(b.get(i..i + n)?).ok()?.chars().next()
 }
 
 #[cfg(test)]

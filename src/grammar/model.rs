@@ -2,7 +2,6 @@
 
 use crate::diag::Pos;
 pub use crate::grammar::alphabet::{CASTLING, STANDARD_LETTERS};
-use crate::grammar::half_move::dash_at;
 use crate::grammar::hex::Hex;
 use std::fmt;
 
@@ -195,6 +194,30 @@ impl Dash {
         )
         .then_some(Dash(c))
     }
+
+    /// The dash at `b[i..]`, if one is there: which, and its byte length.
+    #[inline]
+    pub(crate) fn at(b: &[u8], i: usize) -> Option<(Dash, usize)> {
+        match b.get(i)? {
+            b'-' => Some((Dash::ASCII, 1)),
+            0xE2 => {
+                let c = char_at(b, i)?;
+                Dash::from_char(c).map(|d| (d, c.len_utf8()))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The character at `b[i..]`, if valid UTF-8 starts there.
+pub(crate) fn char_at(b: &[u8], i: usize) -> Option<char> {
+    let n = match *b.get(i)? {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    };
+    std::str::from_utf8(b.get(i..i + n)?).ok()?.chars().next()
 }
 
 /// Check indicators.
@@ -707,7 +730,7 @@ pub(crate) fn push_ascii_separators(out: &mut Vec<u8>, text: &[u8]) {
         let at = k + n;
         let (sep, len) = if text[at..].starts_with(TIMES) {
             (b'*', TIMES.len())
-        } else if let Some((_, len)) = dash_at(text, at) {
+        } else if let Some((_, len)) = Dash::at(text, at) {
             (b'-', len)
         } else {
             k = at + 1;
