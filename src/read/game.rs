@@ -153,12 +153,43 @@ impl Reading<'_> {
         self.error_at_pos(h, pos, message);
     }
 
-    /// An error at `pos`.
+    /// An error at `pos`. Inside a variation, with `--split-variations`,
+    /// it rejects that variation's game (and those of the variations
+    /// inside it) rather than the game, but for the errors that break the
+    /// game's structure ([`Reading::game_error_at_pos`]).
     #[cold]
     #[inline(never)]
     pub(super) fn error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<Message>) {
+        if self.game.depth > 0 && !self.f.cx.has_error() {
+            match self.f.writer.variation_faulted() {
+                // Its game is rejected already: one error says why.
+                Some(true) => return,
+                Some(false) => {
+                    let index = self.f.cx.diagnostics.len();
+                    self.f.writer.variation_fault(index);
+                    self.f.cx.error_in_variation(pos, message);
+                    self.place(h);
+                    return;
+                }
+                None => {}
+            }
+        }
+        self.game_error_at_pos(h, pos, message);
+    }
+
+    /// An error at `pos` that rejects the game, inside a variation or not.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn game_error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<Message>) {
         self.f.cx.error(pos, message);
         self.place(h);
+    }
+
+    /// Would an error here be reported? Not after the game's error, nor
+    /// after one that rejects the game of the variation it is in.
+    pub(super) fn reports_errors(&self) -> bool {
+        !self.f.cx.has_error()
+            && (self.game.depth == 0 || self.f.writer.variation_faulted() != Some(true))
     }
 
     /// A warning at `pos`, about a `problem` the filter repairs as `fix`
@@ -341,7 +372,7 @@ impl Reading<'_> {
         self.leave_tags(h);
         if self.scan.mode == Mode::Comment {
             let at = self.game.marks.comment;
-            self.error_at_pos(h, at, "comment not closed: } is missing");
+            self.game_error_at_pos(h, at, "comment not closed: } is missing");
             self.scan.mode = Mode::Tokens;
         }
         if self.game.depth > 0 {
@@ -425,13 +456,7 @@ impl Reading<'_> {
             counts.games_rejected += 1;
             self.reject(h, start.offset, end, None)?;
             // The first error says why; nothing of the game is written.
-            if let Some(d) = self
-                .f
-                .cx
-                .diagnostics
-                .iter()
-                .find(|d| d.severity == Severity::Error)
-            {
+            if let Some(d) = self.f.cx.game_error() {
                 (self.io.on_diagnostic)(d);
             }
         } else {

@@ -280,8 +280,9 @@ impl Reading<'_> {
             return Ok(());
         }
         self.leave_tags(h);
-        if self.f.cx.has_error() {
-            // Only the game's first error is kept: no need to make another.
+        if !self.reports_errors() {
+            // Only the first error of a game, or of a variation game, is
+            // kept: no need to make another.
             return Ok(());
         }
         if rest.first() == Some(&b'[') && h.holds(at) {
@@ -376,6 +377,9 @@ impl Reading<'_> {
             return self.open_variation(h, s.at, Some(label));
         }
         if self.game_at(h, Opens::Aside, s.at)? {
+            // Still a variation: its `)` closes it. Opened first, so that
+            // the error is the variation's own.
+            self.open_variation(h, s.at, None)?;
             let i = memchr::memchr(b'$', s.text).unwrap_or(0);
             let message = format!(
                 "variation label {} is too large (at most $[{}])",
@@ -383,8 +387,6 @@ impl Reading<'_> {
                 token::MAX_LABEL
             );
             self.error_at(h, s.offset(i), message);
-            // Still a variation: its `)` closes it.
-            self.open_variation(h, s.at, None)?;
         }
         Ok(())
     }

@@ -12,7 +12,8 @@
 
 use super::Layout;
 use crate::diag::{Message, Pos};
-use crate::grammar::model::{Check, HalfMove, Outcome, Side};
+use crate::grammar::hex::Hex;
+use crate::grammar::model::{Action, Check, Dash, HalfMove, Outcome, Sep, Side};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::verify::{incoherent, GameEnd, GameEndHook, Replay};
@@ -99,8 +100,14 @@ struct Line {
     last_comment: u32,
     /// Written as a game: it replaces a half-move of a line written too.
     written: bool,
-    /// Written, but its moves did not replay.
+    /// Written, but rejected: its moves did not replay, or it or a line it
+    /// branches from has an error.
     failed: bool,
+    /// The index in the game's diagnostics of the first error read inside
+    /// it, if any ([`Split::fault`]).
+    fault: u32,
+    /// A line it branches from had an error when it opened.
+    under_fault: bool,
     /// Its path: the parent's, then `zeros` zeros, then `k`.
     zeros: u32,
     k: u32,
@@ -118,6 +125,8 @@ impl Default for Line {
             last_comment: NONE,
             written: false,
             failed: false,
+            fault: NONE,
+            under_fault: false,
             zeros: 0,
             k: 0,
         }
@@ -193,13 +202,61 @@ impl Split {
         self.last_like.insert((line, mv.number, mv.side), at);
     }
 
+    /// A word of the innermost variation open, at `pos`, where half-move
+    /// `number` of `side` is due, is no half-move. It still holds that
+    /// half-move's place in its line: which half-move the line replaces,
+    /// when it is the first, and which a variation after it replaces.
+    /// It stands as a pawn's move that goes nowhere, never written nor
+    /// replayed: the error that comes with it rejects the line's game, or
+    /// the line's game is rejected already ([`Split::faulted`]).
+    pub fn unread_half_move(&mut self, number: u32, side: Side, pos: Pos) {
+        if self.current() == 0 {
+            // The game's error, not a variation's: nothing is written.
+            return;
+        }
+        let hex = Hex::from_index(0);
+        let action = Action::Move {
+            piece: None,
+            from: hex,
+            sep: Sep::Move(Dash::ASCII),
+            captured: None,
+            to: hex,
+            promotion: None,
+        };
+        let mut mv = HalfMove::new(number, side, action, None);
+        mv.pos = pos;
+        self.half_move(&mv);
+    }
+
+    /// Is the innermost line open a variation (`None`: the main line), and
+    /// is its game rejected already for an error inside it or a line it
+    /// branches from?
+    pub fn faulted(&self) -> Option<bool> {
+        let line = self.current();
+        let l = &self.lines[line as usize];
+        (line != 0).then_some(l.fault != NONE || l.under_fault)
+    }
+
+    /// An error read inside the innermost variation open, which has none
+    /// yet ([`Split::faulted`]), diagnostic `index` of the game's: it
+    /// rejects that variation's game, and those of the variations inside
+    /// it, not the game ([`Split::plan`] names them).
+    pub fn fault(&mut self, index: usize) {
+        let line = self.current() as usize;
+        debug_assert!(line != 0 && self.lines[line].fault == NONE);
+        self.lines[line].fault = index as u32;
+    }
+
     pub fn variation(&mut self, edge: Variation) {
         match edge {
             Variation::Open { label } => {
                 let line = self.lines.len() as u32;
+                let parent = &self.lines[self.current() as usize];
+                let under_fault = parent.fault != NONE || parent.under_fault;
                 self.lines.push(Line {
                     parent: self.current(),
                     label,
+                    under_fault,
                     ..Line::default()
                 });
                 self.open.push(line);
@@ -231,9 +288,12 @@ impl Split {
     }
 
     /// At the game's end: which variations become games, and their paths;
-    /// with `verify`, each game replayed, a failure reported (as an error
-    /// that rejects that game only) at its own half-move, and its end kept
-    /// for the hook ([`Split::hand_ends`]).
+    /// those with an error read inside them or a line they branch from
+    /// rejected; with `verify`, each other game replayed, a failure
+    /// reported (as an error that rejects that game only) at its own
+    /// half-move, and its end kept for the hook ([`Split::hand_ends`]). An
+    /// error inside a variation that is no game (it replaces no half-move)
+    /// rejects the game.
     pub fn plan(&mut self, verify: bool, cx: &mut Context) {
         self.lines[0].written = true;
         // Each branch point (parent, index of the replaced half-move): how
@@ -246,7 +306,7 @@ impl Split {
         // too: a branch point is one wherever its variation is written.
         let mut points: Vec<(u32, u32)> = self.lines[1..]
             .iter()
-            .filter(|l| l.moves > 0 && l.at != NONE)
+            .filter(|l| l.at != NONE)
             .map(|l| (l.parent, self.moves[l.at as usize].index))
             .collect();
         points.sort_unstable();
@@ -257,6 +317,10 @@ impl Split {
                 continue;
             }
             if l.at == NONE {
+                if l.fault != NONE {
+                    // Rejects the game, below.
+                    continue;
+                }
                 self.warn_at_first_move(l, cx, |mv| format!(
                     "this variation starts with move {} ({}), which replaces no half-move of the line it branches from: it is not written as a game of its own",
                     mv.number, mv.side
@@ -293,9 +357,14 @@ impl Split {
             l.zeros = zeros as u32;
             l.k = k;
         }
+        if let Some(l) = self.lines.iter().find(|l| l.fault != NONE && !l.written) {
+            cx.reject_for(l.fault as usize);
+            return;
+        }
+        self.reject_faulted(cx);
         let mut moves = Vec::new();
         for i in 1..self.lines.len() {
-            if !self.lines[i].written {
+            if !self.lines[i].written || self.lines[i].failed {
                 continue;
             }
             self.linear_moves(i as u32, &mut moves);
@@ -338,6 +407,43 @@ impl Split {
                     self.ends.push((i as u32, replay, coherent));
                 }
             }
+        }
+    }
+
+    /// Rejects the variation games with an error read inside them, their
+    /// error named by their path, and those below them (a line opens after
+    /// the lines it branches from), each with an error that names the
+    /// game it goes with.
+    fn reject_faulted(&mut self, cx: &mut Context) {
+        // The line whose error rejects each line's game, if any.
+        let mut rejected_by = vec![NONE; self.lines.len()];
+        for i in 1..self.lines.len() {
+            let l = &self.lines[i];
+            if !l.written {
+                continue;
+            }
+            rejected_by[i] = if l.fault != NONE {
+                i as u32
+            } else {
+                rejected_by[l.parent as usize]
+            };
+            let by = rejected_by[i];
+            if by == NONE {
+                continue;
+            }
+            let path = self.path_text(i as u32);
+            if by == i as u32 {
+                cx.name_variation_error(l.fault as usize, &path);
+            } else {
+                let by = self.path_text(by);
+                cx.error_in_variation(
+                    self.moves[l.first as usize].mv.pos,
+                    format!(
+                        "variation {path}: rejected with variation {by}, which it branches from"
+                    ),
+                );
+            }
+            self.lines[i].failed = true;
         }
     }
 
