@@ -276,7 +276,9 @@ impl Reading<'_> {
     #[cold]
     #[inline(never)]
     pub(super) fn unexpected(&mut self, h: Held<'_>, rest: &[u8], at: u64) -> io::Result<()> {
-        if !self.game_at(h, Opens::Movetext, at)? {
+        // Inside a variation, as any token there, it belongs to the game
+        // under way, ended or not.
+        if self.game.depth == 0 && !self.game_at(h, Opens::Movetext, at)? {
             return Ok(());
         }
         self.leave_tags(h);
