@@ -595,3 +595,36 @@ fn a_variation_game_rejected_for_an_error_exits_1_and_the_summary_counts_it() {
         "ctlpgn-filter: 2 games read, 2 written, 0 rejected, 10 variation games written, 4 rejected, 0 warnings\n"
     ), "{stderr}");
 }
+
+#[test]
+fn only_the_first_error_inside_a_variation_is_reported() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20xF16 2. G7xG13 $999) 2. F8-F12:\n*\n";
+    let (_, diags, r) = split(input);
+    assert_eq!(
+        diags,
+        ["2:32: error: variation 1: the letter x is not a capture sign in CTL-AN: write × or *"]
+    );
+    assert_eq!(r.variations_rejected, 1);
+}
+
+/// Each path is as long as its depth: an error per game of a deep nest
+/// would take memory with the square of its size.
+#[test]
+fn past_a_hundred_games_an_error_rejects_one_more_error_counts_the_rest() {
+    let depth = 150;
+    let mut input = String::from("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20xF16 ");
+    input += &"(1. ..., F20-F16 ".repeat(depth - 1);
+    input += &")".repeat(depth);
+    input += " 2. F8-F12:\n*\n";
+    let (_, diags, r) = split(&input);
+    assert_eq!(r.variations_rejected, depth as u64);
+    assert_eq!(diags.len(), 101);
+    assert!(
+        diags[100].ends_with(
+            ": rejected for an error inside it or a variation it branches from, \
+             as are 49 more variation games of this game (--rejects names them all)"
+        ),
+        "{}",
+        diags[100]
+    );
+}

@@ -206,9 +206,7 @@ pub struct Context {
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// The stream offset each diagnostic points at, in step with `diagnostics`.
     pub(crate) offsets: Vec<u64>,
-    /// The index in `diagnostics` of the error that rejects the game, once
-    /// there is one (errors of variation games may come before it).
-    error: Option<usize>,
+    has_error: bool,
     /// Why the game is left out, when a pass said so first.
     left_out: Option<LeftOut>,
     /// `--strict`: a warning rejects the game, and says so.
@@ -222,8 +220,8 @@ impl Context {
     /// Reports an error: the game will be rejected. The message is text,
     /// or a [`Message`] that names its kind.
     pub fn error(&mut self, at: Pos, message: impl Into<Message>) {
-        if self.error.is_none() {
-            self.error = Some(self.diagnostics.len());
+        if !self.has_error {
+            self.has_error = true;
             self.push(Severity::Error, at, message.into());
         }
     }
@@ -235,7 +233,7 @@ impl Context {
         if self.strict {
             let text = format!("{}: rejected by --strict", message.text);
             self.error(at, Message::new(message.kind, text));
-        } else if self.error.is_none() && self.diagnostics.len() < MAX_WARNINGS {
+        } else if !self.has_error && self.diagnostics.len() < MAX_WARNINGS {
             self.push(Severity::Warning, at, message);
         }
     }
@@ -268,33 +266,15 @@ impl Context {
     /// Reports an error that rejects one variation game of this game
     /// (`--split-variations`), not the game.
     pub(crate) fn error_in_variation(&mut self, at: Pos, message: impl Into<Message>) {
-        if self.error.is_none() {
+        if !self.has_error {
             self.push(Severity::Error, at, message.into());
         }
-    }
-
-    /// The error of a variation game, `diagnostics[index]`, named by the
-    /// game's path once it is known (at the game's end).
-    pub(crate) fn name_variation_error(&mut self, index: usize, path: &str) {
-        let d = &mut self.diagnostics[index];
-        d.message = format!("variation {path}: {}", d.message);
-    }
-
-    /// The error of a variation that cannot be a game of its own,
-    /// `diagnostics[index]`, rejects the game instead.
-    pub(crate) fn reject_for(&mut self, index: usize) {
-        self.error.get_or_insert(index);
     }
 
     /// Has an error been reported for this game?
     #[inline]
     pub fn has_error(&self) -> bool {
-        self.error.is_some()
-    }
-
-    /// The error that rejects the game, if any.
-    pub(crate) fn game_error(&self) -> Option<&Diagnostic> {
-        self.error.map(|i| &self.diagnostics[i])
+        self.has_error
     }
 
     /// Leaves this game out: it is neither written nor rejected, and no
@@ -363,7 +343,7 @@ impl Context {
         self.game_start = game_start;
         self.diagnostics.clear();
         self.offsets.clear();
-        self.error = None;
+        self.has_error = false;
         self.left_out = None;
     }
 }

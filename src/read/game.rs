@@ -160,18 +160,13 @@ impl Reading<'_> {
     #[cold]
     #[inline(never)]
     pub(super) fn error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<Message>) {
+        let mut message = message.into();
         if self.game.depth > 0 && !self.f.cx.has_error() {
-            match self.f.writer.variation_faulted() {
-                // Its game is rejected already: one error says why.
-                Some(true) => return,
-                Some(false) => {
-                    let index = self.f.cx.diagnostics.len();
-                    self.f.writer.variation_fault(index);
-                    self.f.cx.error_in_variation(pos, message);
-                    self.place(h);
-                    return;
-                }
-                None => {}
+            // Kept by the writer, to be reported once the variation's path
+            // is known (or as the game's error, when it is no game).
+            match self.f.writer.variation_fault(pos, message) {
+                Ok(()) => return,
+                Err(m) => message = m,
             }
         }
         self.game_error_at_pos(h, pos, message);
@@ -456,7 +451,13 @@ impl Reading<'_> {
             counts.games_rejected += 1;
             self.reject(h, start.offset, end, None)?;
             // The first error says why; nothing of the game is written.
-            if let Some(d) = self.f.cx.game_error() {
+            if let Some(d) = self
+                .f
+                .cx
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+            {
                 (self.io.on_diagnostic)(d);
             }
         } else {
@@ -464,7 +465,8 @@ impl Reading<'_> {
             counts.games_written += 1;
             counts.variations_written += variations - variations_failed;
             counts.variations_rejected += variations_failed;
-            if variations_failed > 0 {
+            // Their paths, as long as their depth each, only when written.
+            if variations_failed > 0 && self.io.rejects.is_some() {
                 let note = self.f.writer.failed_variations();
                 self.reject(h, start.offset, end, Some(&note))?;
             }

@@ -6,7 +6,7 @@ mod ctl;
 mod json;
 mod split;
 
-use crate::diag::Pos;
+use crate::diag::{Message, Pos};
 use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
@@ -259,12 +259,13 @@ impl Writer {
         self.split.as_ref().and_then(Split::faulted)
     }
 
-    /// `--split-variations`: the error that is the game's diagnostic
-    /// `index` was read inside the innermost variation open, and rejects
-    /// its game only (see [`Writer::variation_faulted`]).
-    pub fn variation_fault(&mut self, index: usize) {
-        if let Some(s) = &mut self.split {
-            s.fault(index);
+    /// `--split-variations`: an error read inside the innermost variation
+    /// open, kept to reject its game only ([`Split::fault`]); handed back
+    /// when no variation is open, to reject the game.
+    pub fn variation_fault(&mut self, pos: Pos, message: Message) -> Result<(), Message> {
+        match &mut self.split {
+            Some(s) => s.fault(pos, message),
+            None => Err(message),
         }
     }
 

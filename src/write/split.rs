@@ -28,6 +28,12 @@ pub const VARIATION_PATH_TAG: &str = "VariationPath";
 /// No record: the end of a chain.
 const NONE: u32 = u32::MAX;
 
+/// The variation games rejected for an error read inside a variation that
+/// are each named in an error of their own, per game: paths as long as
+/// their depth, one per game of a deep nest, would take memory with the
+/// square of its size. The rest are counted in one more.
+const NAMED: usize = 100;
+
 /// What a game holds for its variation games, recorded as it is written.
 /// Each line's half-moves and comments are chains, last to first, so a
 /// variation game is put together from its own line and the lines it
@@ -53,6 +59,9 @@ pub(super) struct Split {
     last_like: HashMap<(u32, u32, Side), u32>,
     /// Told of each variation game's end, when replayed.
     hook: Option<GameEndHook>,
+    /// The errors read inside variations, each the first of its line
+    /// ([`Split::fault`]): where, and what.
+    faults: Vec<(Pos, Message)>,
     /// With a hook, each variation game replayed (its line, its replay,
     /// whether it replayed whole), in the order they are written: told
     /// once the game's verdict is known, only if the game is written.
@@ -103,8 +112,7 @@ struct Line {
     /// Written, but rejected: its moves did not replay, or it or a line it
     /// branches from has an error.
     failed: bool,
-    /// The index in the game's diagnostics of the first error read inside
-    /// it, if any ([`Split::fault`]).
+    /// Its error read inside it, if any: an index in `faults`.
     fault: u32,
     /// A line it branches from had an error when it opened.
     under_fault: bool,
@@ -152,6 +160,7 @@ impl Split {
         self.open.clear();
         self.open.push(0);
         self.last_like.clear();
+        self.faults.clear();
         self.ends.clear();
     }
 
@@ -237,14 +246,22 @@ impl Split {
         (line != 0).then_some(l.fault != NONE || l.under_fault)
     }
 
-    /// An error read inside the innermost variation open, which has none
-    /// yet ([`Split::faulted`]), diagnostic `index` of the game's: it
+    /// An error read at `pos` inside the innermost variation open: it
     /// rejects that variation's game, and those of the variations inside
-    /// it, not the game ([`Split::plan`] names them).
-    pub fn fault(&mut self, index: usize) {
+    /// it, not the game; [`Split::plan`] reports it, named by the game's
+    /// path. Only the first of a line is kept, none under a line that has
+    /// one ([`Split::faulted`]). Handed back when no variation is open.
+    pub fn fault(&mut self, pos: Pos, message: Message) -> Result<(), Message> {
         let line = self.current() as usize;
-        debug_assert!(line != 0 && self.lines[line].fault == NONE);
-        self.lines[line].fault = index as u32;
+        match self.faulted() {
+            None => Err(message),
+            Some(true) => Ok(()),
+            Some(false) => {
+                self.lines[line].fault = self.faults.len() as u32;
+                self.faults.push((pos, message));
+                Ok(())
+            }
+        }
     }
 
     pub fn variation(&mut self, edge: Variation) {
@@ -358,7 +375,9 @@ impl Split {
             l.k = k;
         }
         if let Some(l) = self.lines.iter().find(|l| l.fault != NONE && !l.written) {
-            cx.reject_for(l.fault as usize);
+            // An error inside a variation that is no game: the game's.
+            let (pos, message) = self.faults[l.fault as usize].clone();
+            cx.error(pos, message);
             return;
         }
         self.reject_faulted(cx);
@@ -410,13 +429,14 @@ impl Split {
         }
     }
 
-    /// Rejects the variation games with an error read inside them, their
-    /// error named by their path, and those below them (a line opens after
-    /// the lines it branches from), each with an error that names the
-    /// game it goes with.
+    /// Rejects the variation games with an error read inside them, and
+    /// those below them (a line opens after the lines it branches from),
+    /// each reported named by its path: the error, or which game's it
+    /// shares. Past [`NAMED`] of them, one more error counts the rest.
     fn reject_faulted(&mut self, cx: &mut Context) {
         // The line whose error rejects each line's game, if any.
         let mut rejected_by = vec![NONE; self.lines.len()];
+        let (mut named, mut unnamed, mut first_unnamed) = (0, 0, None);
         for i in 1..self.lines.len() {
             let l = &self.lines[i];
             if !l.written {
@@ -431,19 +451,48 @@ impl Split {
             if by == NONE {
                 continue;
             }
-            let path = self.path_text(i as u32);
+            self.lines[i].failed = true;
+            if named == NAMED {
+                unnamed += 1;
+                first_unnamed.get_or_insert(i as u32);
+                continue;
+            }
+            named += 1;
+            let (pos, path) = (self.start(i as u32), self.path_text(i as u32));
+            let l = &self.lines[i];
             if by == i as u32 {
-                cx.name_variation_error(l.fault as usize, &path);
+                let message = &self.faults[l.fault as usize].1;
+                let text = format!("variation {path}: {}", message.text);
+                cx.error_in_variation(pos, Message::new(message.kind, text));
             } else {
                 let by = self.path_text(by);
                 cx.error_in_variation(
-                    self.moves[l.first as usize].mv.pos,
+                    pos,
                     format!(
                         "variation {path}: rejected with variation {by}, which it branches from"
                     ),
                 );
             }
-            self.lines[i].failed = true;
+        }
+        if let Some(i) = first_unnamed {
+            let path = self.path_text(i);
+            cx.error_in_variation(
+                self.start(i),
+                format!(
+                    "variation {path}: rejected for an error inside it or a variation it branches from, as are {} more variation games of this game (--rejects names them all)",
+                    unnamed - 1
+                ),
+            );
+        }
+    }
+
+    /// Where the error that rejects `line`'s game is: its own, or its first
+    /// half-move.
+    fn start(&self, line: u32) -> Pos {
+        let l = &self.lines[line as usize];
+        match self.faults.get(l.fault as usize) {
+            Some((pos, _)) => *pos,
+            None => self.moves[l.first as usize].mv.pos,
         }
     }
 
