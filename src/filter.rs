@@ -43,8 +43,9 @@ pub struct Report {
     pub variations_dropped: u64,
     /// Variation games written (`--split-variations`).
     pub variations_written: u64,
-    /// Variation games rejected: their moves did not replay
-    /// (`--split-variations` with verify).
+    /// Variation games rejected (`--split-variations`): an error read
+    /// inside them or a variation they branch from, a half-move left out,
+    /// or with verify moves that did not replay.
     pub variations_rejected: u64,
     /// Ratings and NAGs dropped.
     pub ratings_dropped: u64,
@@ -368,9 +369,12 @@ impl FilterBuilder {
 
     /// Writes every variation, at any depth, as a linear game of its own
     /// after its game, named by its path (see [`VARIATION_PATH_TAG`]); the
-    /// game itself is written without them. With [`FilterBuilder::verify`]
-    /// each variation game is replayed, and one whose moves do not fit is
-    /// rejected alone ([`Report::variations_rejected`]).
+    /// game itself is written without them. An error read inside a
+    /// variation rejects its game and those of the variations inside it,
+    /// not the game, unless it breaks the game's structure (a `(` never
+    /// closed). With [`FilterBuilder::verify`] each variation game is
+    /// replayed, and one whose moves do not fit is rejected alone
+    /// ([`Report::variations_rejected`]).
     ///
     /// ```
     /// use ctlpgn_filter::FilterBuilder;

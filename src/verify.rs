@@ -1042,7 +1042,8 @@ fn numbering_fault(pdtl: Option<u32>, mv: &HalfMove) -> Option<String> {
 /// [`crate::FilterBuilder::split_variations`], each variation game that is
 /// replayed ends too, after its game, its `path` naming it; only a game
 /// written has them (not one rejected, nor one left out, as a duplicate
-/// here, whose main line still ends, `left_out` set):
+/// here, whose main line still ends, `left_out` set), and a variation game
+/// rejected for an error read inside it is not replayed:
 ///
 /// ```
 /// use ctlpgn_filter::{FilterBuilder, Verify};

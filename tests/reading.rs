@@ -85,6 +85,24 @@ fn a_label_too_large_for_its_field_is_an_error_naming_it() {
     );
 }
 
+/// Comments and variations belong to the game under way, ended or not:
+/// so does a character no token starts with inside a variation.
+#[test]
+fn a_stray_character_inside_a_variation_after_the_end_marker_is_its_game_s() {
+    let input = format!("{GAME}1. E7-E13: (1. F8-F12 ; ) \n*\n");
+    let mut keep = ctlpgn_filter::FilterBuilder::new()
+        .keep_variations(true)
+        .build();
+    let (_, diags, r) = keep.filter_bytes(input.as_bytes());
+    assert_eq!((r.games_read, r.games_rejected), (1, 1));
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!((diags[0].line, diags[0].column), (2, 23));
+    assert!(
+        diags[0].message.starts_with("; starts a comment"),
+        "{diags:?}"
+    );
+}
+
 #[test]
 fn a_no_break_space_around_a_dash_is_a_blank_as_a_space_is() {
     for blank in [" ", "\u{A0}"] {

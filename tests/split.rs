@@ -1,6 +1,8 @@
 //! `--split-variations`: every variation written as a linear game of its
 //! own, named by its path, replayed with verify.
 
+mod support;
+
 use ctlpgn_filter::{Filter, FilterBuilder, Verify};
 use proptest::prelude::*;
 use std::fmt::Write;
@@ -415,4 +417,214 @@ fn a_variation_that_leaves_a_half_move_out_is_rejected_alone() {
     assert_eq!(diags[0].column, 40);
     let (again, _, _) = Filter::default().filter_bytes(&out);
     assert_eq!(again, out);
+}
+
+/// The record of issue 41, as the author published it: `GH6xRI3` (the
+/// letter x) in a variation nested in another.
+const PUBLISHED: &str = "corpus/split/error-inside-a-variation.ctl-pgn";
+
+/// The first game of [`PUBLISHED`]: the record as published.
+fn published_record() -> String {
+    let input = std::fs::read_to_string(PUBLISHED).unwrap();
+    let second = input.find("\n{ The same shape").unwrap();
+    input[..second + 1].to_string()
+}
+
+fn split(input: &str) -> (String, Vec<String>, ctlpgn_filter::Report) {
+    let (out, diags, r) = FilterBuilder::new()
+        .split_variations(true)
+        .build()
+        .filter_bytes(input.as_bytes());
+    let diags = diags
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}: {}: {}",
+                d.line,
+                d.column,
+                d.severity.as_str(),
+                d.message
+            )
+        })
+        .collect();
+    (String::from_utf8(out).unwrap(), diags, r)
+}
+
+#[test]
+fn an_error_inside_a_variation_rejects_its_game_alone_and_the_game_is_written() {
+    let (out, diags, r) = split(&published_record());
+    assert_eq!(
+        ids(&out),
+        [
+            "Cescacs-X01-V-ca",
+            "Cescacs-X01-V-S:1-ca",
+            "Cescacs-X01-V-S:2-ca",
+            "Cescacs-X01-V-S:0:1-ca",
+            "Cescacs-X01-V-S:0:1:2-ca",
+            "Cescacs-X01-V-S:0:0:1-ca",
+            "Cescacs-X01-V-S:0:0:2-ca",
+        ]
+    );
+    assert_eq!(
+        diags,
+        ["26:12: error: variation 0:1:1: the letter x is not a capture sign in CTL-AN: write × or *"]
+    );
+    assert_eq!(
+        (
+            r.games_written,
+            r.games_rejected,
+            r.variations_written,
+            r.variations_rejected
+        ),
+        (1, 0, 6, 1)
+    );
+}
+
+#[test]
+fn the_variation_games_below_a_variation_with_an_error_are_rejected_with_it_each_named() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n\
+                 (1. ..., F20-F16 (1. ..., E21-E17) 2. F8xF12 (2. G7-G13)) 2. F8-F12:\n*\n";
+    let (out, diags, r) = split(input);
+    assert_eq!(
+        diags,
+        [
+            "3:27: error: variation 1:1: rejected with variation 1, which it branches from",
+            "3:41: error: variation 1: the letter x is not a capture sign in CTL-AN: write × or *",
+            "3:50: error: variation 1:0:1: rejected with variation 1, which it branches from",
+        ]
+    );
+    assert_eq!((r.variations_written, r.variations_rejected), (0, 3));
+    assert_eq!(
+        out,
+        "[Variant \"C'escacs\"]\n\n1. E7-E13, E21-E15\n2. F8-F12:\n*\n\n"
+    );
+}
+
+#[test]
+fn an_error_before_a_variation_s_first_move_is_its_own() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n\
+                 ($[123456] 1. ..., F20-F16) (1. ..., E21-E17) 2. F8-F12:\n*\n";
+    let (out, diags, r) = split(input);
+    assert_eq!(
+        diags,
+        ["3:2: error: variation 1: variation label $[123456] is too large (at most $[99999])"]
+    );
+    assert_eq!((r.variations_written, r.variations_rejected), (1, 1));
+    assert!(out.contains("[VariationPath \"2\"]"), "{out}");
+}
+
+/// "Unclosed" breaks the game's structure: where the game ends is not
+/// the variation's to say.
+#[test]
+fn a_variation_never_closed_still_rejects_the_game_whatever_came_before_in_it() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20xF16 2. F8-F12\n\
+                 [Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+    let (out, diags, r) = split(input);
+    assert_eq!((r.games_written, r.games_rejected), (1, 1));
+    assert_eq!(r.variations_rejected, 0);
+    assert_eq!(diags, ["2:20: error: variation not closed: ) is missing"]);
+    assert_eq!(out, "[Variant \"C'escacs\"]\n\n1. F8-F12:\n*\n\n");
+}
+
+/// A variation that replaces no half-move is no game: its error has no
+/// game to reject but its game's.
+#[test]
+fn an_error_inside_a_variation_that_is_no_game_rejects_the_game() {
+    for variation in ["(1-0)", "(7. F20xF16)"] {
+        let input =
+            format!("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 {variation} 2. F8-F12:\n*\n");
+        let (out, diags, r) = split(&input);
+        assert_eq!((r.games_written, r.games_rejected), (0, 1), "{variation}");
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(!diags[0].contains("variation 1"), "{diags:?}");
+        assert_eq!(out, "");
+    }
+}
+
+#[test]
+fn without_split_variations_an_error_inside_a_kept_variation_rejects_the_game() {
+    let (out, diags, r) = FilterBuilder::new()
+        .keep_variations(true)
+        .build()
+        .filter_bytes(published_record().as_bytes());
+    assert_eq!((r.games_written, r.games_rejected), (0, 1));
+    assert_eq!(
+        diags[0].message,
+        "the letter x is not a capture sign in CTL-AN: write × or *"
+    );
+    assert!(out.is_empty());
+}
+
+#[test]
+fn rejects_keep_the_whole_game_once_with_the_paths_of_the_games_an_error_rejects() {
+    let input = std::fs::read_to_string(PUBLISHED).unwrap();
+    // The comment before the second game's tags ends the first game, which
+    // ended before it.
+    let second = input
+        .find("[Variant \"C'escacs\"]\n[Id \"Cescacs-T08")
+        .unwrap();
+    let mut filter = FilterBuilder::new().split_variations(true).build();
+    let (mut out, mut rejects) = (Vec::new(), Vec::new());
+    filter
+        .run_with_rejects(input.as_bytes(), &mut out, Some(&mut rejects), &mut |_| {})
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(rejects).unwrap(),
+        format!(
+            "{{ctlpgn-filter: variation games rejected: 0:1:1}}\n{}\
+             {{ctlpgn-filter: variation games rejected: 0:1, 0:1:1, 0:1:2}}\n{}",
+            &input[..second],
+            &input[second..]
+        )
+    );
+}
+
+#[test]
+fn a_variation_game_rejected_for_an_error_exits_1_and_the_summary_counts_it() {
+    let out = support::cmd()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--split-variations", "-o", "/dev/null", PUBLISHED])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(&format!(
+        "{PUBLISHED}:51:16: error: variation 0:1: the letter x is not a capture sign"
+    )));
+    assert!(stderr.ends_with(
+        "ctlpgn-filter: 2 games read, 2 written, 0 rejected, 10 variation games written, 4 rejected, 0 warnings\n"
+    ), "{stderr}");
+}
+
+#[test]
+fn only_the_first_error_inside_a_variation_is_reported() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20xF16 2. G7xG13 $999) 2. F8-F12:\n*\n";
+    let (_, diags, r) = split(input);
+    assert_eq!(
+        diags,
+        ["2:32: error: variation 1: the letter x is not a capture sign in CTL-AN: write × or *"]
+    );
+    assert_eq!(r.variations_rejected, 1);
+}
+
+/// Each path is as long as its depth: an error per game of a deep nest
+/// would take memory with the square of its size.
+#[test]
+fn past_a_hundred_games_an_error_rejects_one_more_error_counts_the_rest() {
+    let depth = 150;
+    let mut input = String::from("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20xF16 ");
+    input += &"(1. ..., F20-F16 ".repeat(depth - 1);
+    input += &")".repeat(depth);
+    input += " 2. F8-F12:\n*\n";
+    let (_, diags, r) = split(&input);
+    assert_eq!(r.variations_rejected, depth as u64);
+    assert_eq!(diags.len(), 101);
+    assert!(
+        diags[100].ends_with(
+            ": rejected for an error inside it or a variation it branches from, \
+             as are 49 more variation games of this game (--rejects names them all)"
+        ),
+        "{}",
+        diags[100]
+    );
 }

@@ -112,6 +112,12 @@ pub const ALL: &[Hostile] = &[
         b"(1. F8-F12) ",
     ),
     line(
+        "sibling-variations-split-errors",
+        &["--split-variations"],
+        GAME,
+        b"(1. F8xF12) ",
+    ),
+    line(
         "games",
         &[],
         b"",
@@ -176,6 +182,17 @@ pub const ALL: &[Hostile] = &[
         &["--keep-comments", "--keep-variations"],
     ),
     nested_to_the_limit("nesting-to-the-limit-split", &["--split-variations"]),
+    // A word that is no move at every depth: no variation game is written,
+    // and not one error per game names its path (as long as its depth).
+    Hostile {
+        name: "nesting-split-errors",
+        args: &["--split-variations"],
+        block: 0,
+        head: b"[Variant \"C'escacs\"]\n\n1. E7-E13 ",
+        unit: b"(1. F8xF12 ",
+        close: b")",
+        tail: b" *\n",
+    },
 ];
 
 impl Hostile {

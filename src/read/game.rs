@@ -178,12 +178,38 @@ impl Reading<'_> {
         self.error_at_pos(h, pos, message);
     }
 
-    /// An error at `pos`.
+    /// An error at `pos`. Inside a variation, with `--split-variations`,
+    /// it rejects that variation's game (and those of the variations
+    /// inside it) rather than the game, but for the errors that break the
+    /// game's structure ([`Reading::game_error_at_pos`]).
     #[cold]
     #[inline(never)]
     pub(super) fn error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<Message>) {
+        let mut message = message.into();
+        if self.game.depth > 0 && !self.f.cx.has_error() {
+            // Kept by the writer, to be reported once the variation's path
+            // is known (or as the game's error, when it is no game).
+            match self.f.writer.variation_fault(pos, message) {
+                Ok(()) => return,
+                Err(m) => message = m,
+            }
+        }
+        self.game_error_at_pos(h, pos, message);
+    }
+
+    /// An error at `pos` that rejects the game, inside a variation or not.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn game_error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<Message>) {
         self.f.cx.error(pos, message);
         self.place(h);
+    }
+
+    /// Would an error here be reported? Not after the game's error, nor
+    /// after one that rejects the game of the variation it is in.
+    pub(super) fn reports_errors(&self) -> bool {
+        !self.f.cx.has_error()
+            && (self.game.depth == 0 || self.f.writer.variation_faulted() != Some(true))
     }
 
     /// A warning at `pos`, about a `problem` the filter repairs as `fix`
@@ -401,7 +427,7 @@ impl Reading<'_> {
         self.leave_tags(h);
         if self.scan.mode == Mode::Comment {
             let at = self.game.marks.comment;
-            self.error_at_pos(h, at, "comment not closed: } is missing");
+            self.game_error_at_pos(h, at, "comment not closed: } is missing");
             self.scan.mode = Mode::Tokens;
         }
         if self.game.depth > 0 {
@@ -499,7 +525,8 @@ impl Reading<'_> {
             counts.games_written += 1;
             counts.variations_written += variations - variations_failed;
             counts.variations_rejected += variations_failed;
-            if variations_failed > 0 {
+            // Their paths, as long as their depth each, only when written.
+            if variations_failed > 0 && self.io.rejects.is_some() {
                 let note = self.f.writer.failed_variations();
                 self.reject(h, start.offset, end, Some(&note))?;
             }

@@ -108,8 +108,13 @@ impl Reading<'_> {
                 return Some(jump);
             }
         }
-        if self.f.cx.has_error() {
-            // Only the game's first error is kept: no need to make another.
+        if self.game.depth > 0 {
+            let pos = self.places.pos(s.at);
+            self.f.writer.unread_half_move(number, side, pos);
+        }
+        if !self.reports_errors() {
+            // Only the first error of a game, or of a variation game, is
+            // kept: no need to make another.
             return None;
         }
         if let Some(message) = standard_chess::move_message(s.text, line_rest) {

@@ -411,7 +411,7 @@ impl Reading<'_> {
     #[inline(never)]
     pub(super) fn variation_not_closed(&mut self, h: Held<'_>) {
         let at = self.game.marks.variation;
-        self.error_at_pos(h, at, "variation not closed: ) is missing");
+        self.game_error_at_pos(h, at, "variation not closed: ) is missing");
         self.game.depth = 0;
         self.moves.numbers = Default::default();
         self.scan.mode = super::scan::Mode::Tokens;

@@ -285,12 +285,15 @@ impl Reading<'_> {
         if rest.first() == Some(&b'[') {
             return self.bad_tag_line(h, rest, at);
         }
-        if !self.game_at(h, Opens::Movetext, at)? {
+        // Inside a variation, as any token there, it belongs to the game
+        // under way, ended or not.
+        if self.game.depth == 0 && !self.game_at(h, Opens::Movetext, at)? {
             return Ok(None);
         }
         self.leave_tags(h);
-        if self.f.cx.has_error() {
-            // Only the game's first error is kept: no need to make another.
+        if !self.reports_errors() {
+            // Only the first error of a game, or of a variation game, is
+            // kept: no need to make another.
             return Ok(None);
         }
         // A number or word the tokenizer could not read for invalid UTF-8
@@ -331,7 +334,7 @@ impl Reading<'_> {
             return Ok(None);
         }
         // Only the game's first error is kept.
-        if !self.f.cx.has_error() && h.holds(at) {
+        if self.reports_errors() && h.holds(at) {
             let (off, message) = token::tag_fault(h.from(at), at);
             self.error_at(h, at + off as u64, message);
         }
@@ -397,6 +400,9 @@ impl Reading<'_> {
             return self.open_variation(h, s.at, Some(label));
         }
         if self.game_at(h, Opens::Aside, s.at)? {
+            // Still a variation: its `)` closes it. Opened first, so that
+            // the error is the variation's own.
+            self.open_variation(h, s.at, None)?;
             let i = memchr::memchr(b'$', s.text).unwrap_or(0);
             let message = format!(
                 "variation label {} is too large (at most $[{}])",
@@ -404,8 +410,6 @@ impl Reading<'_> {
                 token::MAX_LABEL
             );
             self.error_at(h, s.offset(i), message);
-            // Still a variation: its `)` closes it.
-            self.open_variation(h, s.at, None)?;
         }
         Ok(())
     }

@@ -6,6 +6,7 @@ mod ctl;
 mod json;
 mod split;
 
+use crate::diag::{Message, Pos};
 use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
@@ -249,6 +250,30 @@ impl Writer {
         match &mut self.split {
             Some(s) if depth > 0 => s.comment(text),
             _ => self.layout.comment(text, depth, after_result),
+        }
+    }
+
+    /// `--split-variations`: is the innermost line open a variation (else
+    /// `None`), and is its game rejected already ([`Split::faulted`])?
+    pub fn variation_faulted(&self) -> Option<bool> {
+        self.split.as_ref().and_then(Split::faulted)
+    }
+
+    /// `--split-variations`: an error read inside the innermost variation
+    /// open, kept to reject its game only ([`Split::fault`]); handed back
+    /// when no variation is open, to reject the game.
+    pub fn variation_fault(&mut self, pos: Pos, message: Message) -> Result<(), Message> {
+        match &mut self.split {
+            Some(s) => s.fault(pos, message),
+            None => Err(message),
+        }
+    }
+
+    /// `--split-variations`: a word inside a variation, at `pos`, where
+    /// half-move `number` of `side` is due, is no half-move.
+    pub fn unread_half_move(&mut self, number: u32, side: Side, pos: Pos) {
+        if let Some(s) = &mut self.split {
+            s.unread_half_move(number, side, pos);
         }
     }
 

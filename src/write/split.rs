@@ -12,7 +12,8 @@
 
 use super::Layout;
 use crate::diag::{Message, Pos};
-use crate::grammar::model::{Check, HalfMove, Outcome, Side};
+use crate::grammar::hex::Hex;
+use crate::grammar::model::{Action, Check, Dash, HalfMove, Outcome, Sep, Side};
 use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::verify::{incoherent, GameEnd, GameEndHook, Replay};
@@ -26,6 +27,12 @@ pub const VARIATION_PATH_TAG: &str = "VariationPath";
 
 /// No record: the end of a chain.
 const NONE: u32 = u32::MAX;
+
+/// The variation games rejected for an error read inside a variation that
+/// are each named in an error of their own, per game: paths as long as
+/// their depth, one per game of a deep nest, would take memory with the
+/// square of its size. The rest are counted in one more.
+const NAMED: usize = 100;
 
 /// What a game holds for its variation games, recorded as it is written.
 /// Each line's half-moves and comments are chains, last to first, so a
@@ -52,6 +59,9 @@ pub(super) struct Split {
     last_like: HashMap<(u32, u32, Side), u32>,
     /// Told of each variation game's end, when replayed.
     hook: Option<GameEndHook>,
+    /// The errors read inside variations, each the first of its line
+    /// ([`Split::fault`]): where, and what.
+    faults: Vec<(Pos, Message)>,
     /// With a hook, each variation game replayed (its line, its replay,
     /// whether it replayed whole), in the order they are written: told
     /// once the game's verdict is known, only if the game is written.
@@ -99,8 +109,13 @@ struct Line {
     last_comment: u32,
     /// Written as a game: it replaces a half-move of a line written too.
     written: bool,
-    /// Written, but its moves did not replay.
+    /// Written, but rejected: its moves did not replay, or it or a line it
+    /// branches from has an error.
     failed: bool,
+    /// Its error read inside it, if any: an index in `faults`.
+    fault: u32,
+    /// A line it branches from had an error when it opened.
+    under_fault: bool,
     /// Its path: the parent's, then `zeros` zeros, then `k`.
     zeros: u32,
     k: u32,
@@ -118,6 +133,8 @@ impl Default for Line {
             last_comment: NONE,
             written: false,
             failed: false,
+            fault: NONE,
+            under_fault: false,
             zeros: 0,
             k: 0,
         }
@@ -143,6 +160,7 @@ impl Split {
         self.open.clear();
         self.open.push(0);
         self.last_like.clear();
+        self.faults.clear();
         self.ends.clear();
     }
 
@@ -193,13 +211,69 @@ impl Split {
         self.last_like.insert((line, mv.number, mv.side), at);
     }
 
+    /// A word of the innermost variation open, at `pos`, where half-move
+    /// `number` of `side` is due, is no half-move. It still holds that
+    /// half-move's place in its line: which half-move the line replaces,
+    /// when it is the first, and which a variation after it replaces.
+    /// It stands as a pawn's move that goes nowhere, never written nor
+    /// replayed: the error that comes with it rejects the line's game, or
+    /// the line's game is rejected already ([`Split::faulted`]).
+    pub fn unread_half_move(&mut self, number: u32, side: Side, pos: Pos) {
+        if self.current() == 0 {
+            // The game's error, not a variation's: nothing is written.
+            return;
+        }
+        let hex = Hex::from_index(0);
+        let action = Action::Move {
+            piece: None,
+            from: hex,
+            sep: Sep::Move(Dash::ASCII),
+            captured: None,
+            to: hex,
+            promotion: None,
+        };
+        let mut mv = HalfMove::new(number, side, action, None);
+        mv.pos = pos;
+        self.half_move(&mv);
+    }
+
+    /// Is the innermost line open a variation (`None`: the main line), and
+    /// is its game rejected already for an error inside it or a line it
+    /// branches from?
+    pub fn faulted(&self) -> Option<bool> {
+        let line = self.current();
+        let l = &self.lines[line as usize];
+        (line != 0).then_some(l.fault != NONE || l.under_fault)
+    }
+
+    /// An error read at `pos` inside the innermost variation open: it
+    /// rejects that variation's game, and those of the variations inside
+    /// it, not the game; [`Split::plan`] reports it, named by the game's
+    /// path. Only the first of a line is kept, none under a line that has
+    /// one ([`Split::faulted`]). Handed back when no variation is open.
+    pub fn fault(&mut self, pos: Pos, message: Message) -> Result<(), Message> {
+        let line = self.current() as usize;
+        match self.faulted() {
+            None => Err(message),
+            Some(true) => Ok(()),
+            Some(false) => {
+                self.lines[line].fault = self.faults.len() as u32;
+                self.faults.push((pos, message));
+                Ok(())
+            }
+        }
+    }
+
     pub fn variation(&mut self, edge: Variation) {
         match edge {
             Variation::Open { label } => {
                 let line = self.lines.len() as u32;
+                let parent = &self.lines[self.current() as usize];
+                let under_fault = parent.fault != NONE || parent.under_fault;
                 self.lines.push(Line {
                     parent: self.current(),
                     label,
+                    under_fault,
                     ..Line::default()
                 });
                 self.open.push(line);
@@ -231,9 +305,12 @@ impl Split {
     }
 
     /// At the game's end: which variations become games, and their paths;
-    /// with `verify`, each game replayed, a failure reported (as an error
-    /// that rejects that game only) at its own half-move, and its end kept
-    /// for the hook ([`Split::hand_ends`]).
+    /// those with an error read inside them or a line they branch from
+    /// rejected; with `verify`, each other game replayed, a failure
+    /// reported (as an error that rejects that game only) at its own
+    /// half-move, and its end kept for the hook ([`Split::hand_ends`]). An
+    /// error inside a variation that is no game (it replaces no half-move)
+    /// rejects the game.
     pub fn plan(&mut self, verify: bool, cx: &mut Context) {
         self.lines[0].written = true;
         // Each branch point (parent, index of the replaced half-move): how
@@ -246,7 +323,7 @@ impl Split {
         // too: a branch point is one wherever its variation is written.
         let mut points: Vec<(u32, u32)> = self.lines[1..]
             .iter()
-            .filter(|l| l.moves > 0 && l.at != NONE)
+            .filter(|l| l.at != NONE)
             .map(|l| (l.parent, self.moves[l.at as usize].index))
             .collect();
         points.sort_unstable();
@@ -257,6 +334,10 @@ impl Split {
                 continue;
             }
             if l.at == NONE {
+                if l.fault != NONE {
+                    // Rejects the game, below.
+                    continue;
+                }
                 self.warn_at_first_move(l, cx, |mv| format!(
                     "this variation starts with move {} ({}), which replaces no half-move of the line it branches from: it is not written as a game of its own",
                     mv.number, mv.side
@@ -293,9 +374,16 @@ impl Split {
             l.zeros = zeros as u32;
             l.k = k;
         }
+        if let Some(l) = self.lines.iter().find(|l| l.fault != NONE && !l.written) {
+            // An error inside a variation that is no game: the game's.
+            let (pos, message) = self.faults[l.fault as usize].clone();
+            cx.error(pos, message);
+            return;
+        }
+        self.reject_faulted(cx);
         let mut moves = Vec::new();
         for i in 1..self.lines.len() {
-            if !self.lines[i].written {
+            if !self.lines[i].written || self.lines[i].failed {
                 continue;
             }
             self.linear_moves(i as u32, &mut moves);
@@ -338,6 +426,73 @@ impl Split {
                     self.ends.push((i as u32, replay, coherent));
                 }
             }
+        }
+    }
+
+    /// Rejects the variation games with an error read inside them, and
+    /// those below them (a line opens after the lines it branches from),
+    /// each reported named by its path: the error, or which game's it
+    /// shares. Past [`NAMED`] of them, one more error counts the rest.
+    fn reject_faulted(&mut self, cx: &mut Context) {
+        // The line whose error rejects each line's game, if any.
+        let mut rejected_by = vec![NONE; self.lines.len()];
+        let (mut named, mut unnamed, mut first_unnamed) = (0, 0, None);
+        for i in 1..self.lines.len() {
+            let l = &self.lines[i];
+            if !l.written {
+                continue;
+            }
+            rejected_by[i] = if l.fault != NONE {
+                i as u32
+            } else {
+                rejected_by[l.parent as usize]
+            };
+            let by = rejected_by[i];
+            if by == NONE {
+                continue;
+            }
+            self.lines[i].failed = true;
+            if named == NAMED {
+                unnamed += 1;
+                first_unnamed.get_or_insert(i as u32);
+                continue;
+            }
+            named += 1;
+            let (pos, path) = (self.start(i as u32), self.path_text(i as u32));
+            let l = &self.lines[i];
+            if by == i as u32 {
+                let message = &self.faults[l.fault as usize].1;
+                let text = format!("variation {path}: {}", message.text);
+                cx.error_in_variation(pos, Message::new(message.kind, text));
+            } else {
+                let by = self.path_text(by);
+                cx.error_in_variation(
+                    pos,
+                    format!(
+                        "variation {path}: rejected with variation {by}, which it branches from"
+                    ),
+                );
+            }
+        }
+        if let Some(i) = first_unnamed {
+            let path = self.path_text(i);
+            cx.error_in_variation(
+                self.start(i),
+                format!(
+                    "variation {path}: rejected for an error inside it or a variation it branches from, as are {} more variation games of this game (--rejects names them all)",
+                    unnamed - 1
+                ),
+            );
+        }
+    }
+
+    /// Where the error that rejects `line`'s game is: its own, or its first
+    /// half-move.
+    fn start(&self, line: u32) -> Pos {
+        let l = &self.lines[line as usize];
+        match self.faults.get(l.fault as usize) {
+            Some((pos, _)) => *pos,
+            None => self.moves[l.first as usize].mv.pos,
         }
     }
 
