@@ -3,8 +3,9 @@
 # whole (issue 41): one game with a 150 MB comment, closed and never
 # closed, with --jobs 1 and 2, and with --rejects, --keep-comments and
 # both, and --keep-comments in ndjson; a 1 GB line with no newline on
-# standard input; a small .zst that expands to one 4 GB line. For each: exit status, games written and
-# rejected (--stats), peak RSS (/usr/bin/time -v).
+# standard input; a small .zst that expands to one 4 GB line. For each:
+# exit status, games written and rejected (--stats), peak RSS
+# (/usr/bin/time -v).
 #
 #   scripts/memory.sh                      # the release build
 #   FILTER=/path/to/ctlpgn-filter scripts/memory.sh

@@ -1,7 +1,7 @@
 //! A game's output is held until its verdict, in memory up to a bound and
 //! in a temporary file past it: where it is held changes no byte written.
 
-use ctlpgn_filter::{FilterBuilder, Format};
+use ctlpgn_filter::{Context, FilterBuilder, Flow, Format, Interest, Pass};
 use std::path::{Path, PathBuf};
 
 /// Every corpus file, errors included.
@@ -121,4 +121,46 @@ fn a_comment_never_closed_rejects_its_game_whole_however_long_it_is() {
         }
         assert!(!out.windows(6).any(|w| w == b"quoted"), "{format:?}");
     }
+}
+
+/// Counts the comments handed to it, and keeps the longest.
+#[derive(Default)]
+struct Longest(std::sync::Arc<std::sync::Mutex<(usize, Vec<u8>)>>);
+
+impl Pass for Longest {
+    fn name(&self) -> &'static str {
+        "longest"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::COMMENTS
+    }
+
+    fn comment(&mut self, text: &mut [u8], _cx: &mut Context) -> Flow {
+        let mut seen = self.0.lock().unwrap();
+        seen.0 += 1;
+        if text.len() > seen.1.len() {
+            seen.1 = text.to_vec();
+        }
+        Flow::Keep
+    }
+}
+
+#[test]
+fn a_pass_that_asks_for_comments_is_handed_each_whole_and_the_output_is_the_same() {
+    let input = long_comments(20_000);
+    let pass = Longest::default();
+    let seen = pass.0.clone();
+    let with_pass = filtered(keeping(Format::CtlPgn, false).pass(Box::new(pass)), &input);
+    let (count, longest) = seen.lock().unwrap().clone();
+    assert_eq!(count, 5);
+    // Its line ends `\n`, as written.
+    let expected: String = (0..20_000)
+        .map(|i| format!("line {i}: \"quoted\" \\ and a tab\there\n"))
+        .collect();
+    assert!(
+        longest == expected.as_bytes(),
+        "a comment was handed in pieces"
+    );
+    assert!(with_pass == filtered(keeping(Format::CtlPgn, false), &input));
 }

@@ -141,3 +141,47 @@ impl Held {
         out.write_all(&self.mem[from as usize..to as usize])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_range_reads_back_as_pushed_across_memory_spill_and_file() {
+        let bytes: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
+        let mut held = Held::new(100);
+        for piece in bytes.chunks(37) {
+            let (hot, any) = piece.split_at(piece.len().min(10));
+            held.mem.extend_from_slice(hot);
+            held.push(any);
+        }
+        assert_eq!(held.len(), bytes.len() as u64);
+        assert_eq!(held.last(), bytes.last().copied());
+        for (start, end) in [
+            (0, 5000),
+            (0, 50),
+            (90, 250),
+            (150, 4990),
+            (4999, 5000),
+            (7, 7),
+        ] {
+            let mut out = Vec::new();
+            held.write_range(&mut out, start, end).unwrap();
+            assert_eq!(out, &bytes[start as usize..end as usize], "{start}..{end}");
+        }
+    }
+
+    #[test]
+    fn appending_a_spilled_buffer_keeps_the_order() {
+        let (mut a, mut b) = (Held::new(8), Held::new(8));
+        a.mem.extend_from_slice(b"first ");
+        b.push(b"a second part longer than the bound, ");
+        b.mem.extend_from_slice(b"then more");
+        a.append(&mut b);
+        assert_eq!(b.len(), 0);
+        let mut out = Vec::new();
+        let n = a.len();
+        a.write_range(&mut out, 0, n).unwrap();
+        assert_eq!(out, b"first a second part longer than the bound, then more");
+    }
+}
