@@ -2,9 +2,10 @@
 # Peak memory on inputs that a game or a line would make large if held
 # whole (issue 41): one game with a 150 MB comment, closed and never
 # closed, with --jobs 1 and 2, and with --rejects, --keep-comments and
-# both; a 1 GB line with no newline on standard input; a small .zst that
-# expands to one 4 GB line. For each: exit status, games written and
-# rejected (--stats), peak RSS (/usr/bin/time -v).
+# both, and --keep-comments in ndjson; a 1 GB line with no newline on
+# standard input; a small .zst that expands to one 4 GB line. For each:
+# exit status, games written and rejected (--stats), peak RSS
+# (/usr/bin/time -v).
 #
 #   scripts/memory.sh                      # the release build
 #   FILTER=/path/to/ctlpgn-filter scripts/memory.sh
@@ -52,7 +53,8 @@ measure() {
 printf '%-58s %4s %-26s %9s\n' case exit "games" "RSS MB"
 for input in closed open; do
     for jobs in 1 2; do
-        for opts in "" "--rejects $DIR/rejects" "--keep-comments" "--rejects $DIR/rejects --keep-comments"; do
+        for opts in "" "--rejects $DIR/rejects" "--keep-comments" "--rejects $DIR/rejects --keep-comments" \
+            "--keep-comments --format ndjson"; do
             read -ra o <<< "$opts"
             measure "150 MB comment $input -j$jobs ${opts//$DIR\//}" \
                 "$BIN" --stats -q -j"$jobs" "${o[@]}" "$DIR/$input"

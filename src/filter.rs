@@ -11,7 +11,7 @@ use crate::passes::{
 use crate::pdtl::Pdtl;
 use crate::read::{IndexImpl, Reader, Resume, Until};
 use crate::verify::Verify;
-use crate::write::{Format, Writer};
+use crate::write::{Format, Writer, HELD_BYTES};
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
@@ -256,6 +256,7 @@ pub struct FilterBuilder {
     fail_fast: bool,
     fix_result: bool,
     max_line_bytes: u64,
+    held_bytes: usize,
     split_variations: bool,
     max_depth: u32,
     spans: bool,
@@ -282,6 +283,7 @@ impl FilterBuilder {
             fail_fast: false,
             fix_result: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            held_bytes: HELD_BYTES,
             split_variations: false,
             max_depth: DEFAULT_MAX_DEPTH,
             spans: true,
@@ -534,6 +536,16 @@ impl FilterBuilder {
         self
     }
 
+    /// How many bytes of a game's output the writer holds in memory until
+    /// its verdict (of each part it lays out apart), the rest going to a
+    /// temporary file: a few MiB by default. The output is the same
+    /// whatever it is: this is for the tests that check so.
+    #[doc(hidden)]
+    pub fn held_bytes(mut self, bytes: usize) -> Self {
+        self.held_bytes = bytes;
+        self
+    }
+
     /// Whether the reader copies moves already canonical as they stand
     /// (the span path, on by default) or reads every token through the
     /// tokenizer. The output is the same bytes either way: this is for the
@@ -597,7 +609,7 @@ impl FilterBuilder {
             max_line_bytes: self.max_line_bytes,
             max_depth: self.max_depth,
             cx: Context::strict(self.strict),
-            writer: Writer::new(self.format, self.split_variations, hook),
+            writer: Writer::new(self.format, self.split_variations, hook, self.held_bytes),
             gate: self.gate,
             cut_short: None,
         }

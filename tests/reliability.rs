@@ -99,6 +99,42 @@ fn a_64_mb_comment_costs_no_more_memory_with_rejects() {
 }
 
 #[test]
+fn a_64_mb_kept_comment_is_written_in_bounded_memory_with_or_without_rejects() {
+    for format in ["ctl-pgn", "ndjson"] {
+        for with_rejects in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let rejects = dir.path().join("rejects");
+            let mut args = vec!["-j1", "--stats", "--keep-comments", "--format", format];
+            if with_rejects {
+                args.extend(["--rejects", rejects.to_str().unwrap()]);
+            }
+            let r = run(&args, long_comment(640_000, true));
+            let case = format!("{format}, rejects {with_rejects}");
+            assert_eq!(r.code, Some(0), "{case}: {}", r.stderr);
+            // With ndjson, the stats are JSON too.
+            let stats = match format {
+                "ndjson" => "\"rejected\":0,\"stopped_after\":false,\"variations_dropped\":0,\
+                             \"variations_rejected\":0,\"variations_written\":0,\"warnings\":0,\"written\":2}\n",
+                _ => "2 games read, 2 written, 0 rejected, 0 warnings\n",
+            };
+            assert!(r.stderr.ends_with(stats), "{case}: {}", r.stderr);
+            // The comment comes out whole: in ndjson each line end is `\n`.
+            let line_end = if format == "ndjson" { 2 } else { 1 };
+            assert!(
+                r.stdout_len > 640_000 * (99 + line_end),
+                "{case}: {} bytes written",
+                r.stdout_len
+            );
+            assert!(
+                r.max_rss < 32 * MB,
+                "{case}: peak RSS {} MB",
+                r.max_rss / MB
+            );
+        }
+    }
+}
+
+#[test]
 fn a_line_longer_than_the_limit_rejects_its_game_and_the_next_is_written() {
     let long = format!(
         "[Variant \"C'escacs\"]\n1. E7-E13:\n{{{}}}\n*\n\n",

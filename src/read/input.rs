@@ -194,24 +194,42 @@ impl<R: Read> Input<R> {
 
 /// Bytes that left the buffer and are still needed: what a comment never
 /// closed must have read again, and a game's bytes for `--rejects` and
-/// `--duplicates`. The first [`Spill::MEMORY`] bytes stay in memory
-/// (where a diagnostic may still find its place), the rest goes to an
-/// anonymous temporary file, so that memory stays bounded whatever a game
-/// or a comment holds.
-#[derive(Debug, Default)]
+/// `--duplicates`; and a game's output until its verdict (`write::held`).
+/// The first bytes, [`Spill::MEMORY`] unless [`Spill::with_memory`] says
+/// otherwise, stay in memory (where a diagnostic may still find its
+/// place), the rest goes to an anonymous temporary file, so that memory
+/// stays bounded whatever a game or a comment holds.
+#[derive(Debug)]
 pub(crate) struct Spill {
     head: Vec<u8>,
     tail: Option<std::fs::File>,
     len: u64,
+    /// How many bytes stay in memory.
+    memory: usize,
+}
+
+impl Default for Spill {
+    fn default() -> Spill {
+        Spill::with_memory(Spill::MEMORY)
+    }
 }
 
 impl Spill {
     pub const MEMORY: usize = 8 << 20;
 
+    pub fn with_memory(memory: usize) -> Spill {
+        Spill {
+            head: Vec::new(),
+            tail: None,
+            len: 0,
+            memory,
+        }
+    }
+
     pub fn push(&mut self, bytes: &[u8]) -> io::Result<()> {
         use std::io::Write;
         let room = if self.tail.is_none() {
-            (Spill::MEMORY - self.head.len()).min(bytes.len())
+            (self.memory.saturating_sub(self.head.len())).min(bytes.len())
         } else {
             0
         };
@@ -249,16 +267,26 @@ impl Spill {
 
     /// Writes the first `n` bytes to `sink`; more may be pushed after.
     pub fn write_to(&mut self, sink: &mut dyn io::Write, n: u64) -> io::Result<()> {
+        self.write_range(sink, 0, n)
+    }
+
+    /// Writes the bytes from `start` to `end` to `sink`; more may be
+    /// pushed after.
+    pub fn write_range(
+        &mut self,
+        sink: &mut dyn io::Write,
+        start: u64,
+        end: u64,
+    ) -> io::Result<()> {
         use std::io::{Seek, SeekFrom};
-        let from_head = self
-            .head
-            .len()
-            .min(usize::try_from(n).unwrap_or(usize::MAX));
-        sink.write_all(&self.head[..from_head])?;
-        let rest = n - from_head as u64;
-        if let (Some(f), true) = (&mut self.tail, rest > 0) {
-            f.rewind()?;
-            let copied = io::copy(&mut Read::by_ref(f).take(rest), sink);
+        let in_head = self.head.len() as u64;
+        if start < in_head {
+            sink.write_all(&self.head[start as usize..end.min(in_head) as usize])?;
+        }
+        let (from, to) = (start.max(in_head), end.max(in_head));
+        if let (Some(f), true) = (&mut self.tail, to > from) {
+            f.seek(SeekFrom::Start(from - in_head))?;
+            let copied = io::copy(&mut Read::by_ref(f).take(to - from), sink);
             f.seek(SeekFrom::End(0))?;
             copied?;
         }
@@ -275,5 +303,17 @@ impl Spill {
                 Box::new(head.chain(io::BufReader::new(f)))
             }
         })
+    }
+}
+
+/// Pushing, as a sink: what another spill writes to it.
+impl io::Write for Spill {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.push(bytes)?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }

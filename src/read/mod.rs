@@ -24,7 +24,7 @@
 
 mod game;
 mod index;
-mod input;
+pub(crate) mod input;
 mod moves;
 mod movetext;
 mod places;

@@ -9,7 +9,7 @@ use super::index::Classes;
 use super::input::Spill;
 use super::{Held, Reading, Stop};
 use crate::grammar::token;
-use crate::passes::{Flow, Variation};
+use crate::passes::{Flow, Interest, Variation};
 use std::io;
 
 /// Who reads the next bytes.
@@ -33,6 +33,9 @@ pub(super) struct Scan {
     pub skip_variations: bool,
     /// The comment open is inside a dropped variation.
     comment_in_skip: bool,
+    /// The comment open goes to the writer in pieces, as read: it is kept,
+    /// no pass asks for comments, and the writer takes it so.
+    pieces: bool,
     /// How far the comment open was looked through for a game start: the
     /// next line to look at, its number, and whether it is the comment's
     /// first (which cannot start a game: the `{` is on it).
@@ -67,6 +70,7 @@ impl Scan {
             skip_comments,
             skip_variations,
             comment_in_skip: false,
+            pieces: false,
             search: (0, 0, false),
             read_again: None,
             spill: Spill::default(),
@@ -94,6 +98,18 @@ impl Reading<'_> {
         s.search = (at + 1, self.places.line, true);
         s.comment_in_skip = s.mode == Mode::SkipVariation;
         s.mode = Mode::Comment;
+        let depth = self.game.depth;
+        // Among the tags it is held (`deliver_comment`); a pass that asks
+        // for comments is handed each whole.
+        s.pieces = !s.skip_comments
+            && !s.comment_in_skip
+            && (self.game.past_tags || depth > 0)
+            && !self.f.chain.wanted.contains(Interest::COMMENTS)
+            && self.f.writer.takes_comment_pieces(depth);
+        if s.pieces {
+            let after = self.movetext.result.is_some();
+            self.f.writer.comment_open(depth, after);
+        }
     }
 
     /// A comment's text from `self.at`, up to `}` or `end`.
@@ -132,7 +148,9 @@ impl Reading<'_> {
         let body = h.slice(from, body_end);
         let keep = !self.scan.skip_comments && !self.scan.comment_in_skip;
         let Some(close) = close else {
-            if keep {
+            if self.scan.pieces {
+                self.comment_piece(body);
+            } else if keep {
                 self.asides.comment.extend_from_slice(body);
             }
             self.at = end;
@@ -151,6 +169,10 @@ impl Reading<'_> {
         }
         if self.scan.skip_comments {
             self.game.counts.comments_dropped += 1;
+        } else if self.scan.pieces {
+            self.comment_piece(body);
+            self.f.writer.comment_close();
+            self.place(h);
         } else if keep {
             if self.asides.comment.is_empty() {
                 self.deliver_comment(h, body);

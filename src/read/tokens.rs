@@ -555,6 +555,16 @@ impl Reading<'_> {
         self.asides.scratch = scratch;
     }
 
+    /// A piece of the comment open, as read, to the writer, its line ends
+    /// as [`pass_comment`](Self::pass_comment) writes them (see `Scan::pieces`).
+    pub(super) fn comment_piece(&mut self, text: &[u8]) {
+        let mut scratch = std::mem::take(&mut self.asides.scratch);
+        scratch.clear();
+        push_lines(&mut scratch, text);
+        self.f.writer.comment_piece(&scratch);
+        self.asides.scratch = scratch;
+    }
+
     /// The comments held among the tags go on, now that the tags are over.
     pub(super) fn release_held_comments(&mut self, h: Held<'_>) {
         if self.asides.held_ends.is_empty() {

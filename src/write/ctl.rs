@@ -3,6 +3,7 @@
 //! kept variation from a new line, its nesting shown by leading dots, as
 //! the notation lays them out.
 
+use super::held::Held;
 use super::{write_tag, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{push_ascii_separators, HalfMove, Outcome, Side, Text};
@@ -19,21 +20,23 @@ pub(super) struct CtlPgn {
     /// Where the value of the `Result` tag is in `head`.
     result_tag: Option<Range<usize>>,
     /// Movetext lines, and kept comments and variations between them.
-    body: Vec<u8>,
+    body: Held,
     /// Kept comments after the result.
-    tail: Vec<u8>,
+    tail: Held,
     /// A main-line half-move was written.
     moved: bool,
     /// Number of the move line still open (White moved, Black not yet).
     open_line: Option<u32>,
     /// Text of the variation being kept, from its outermost `(`.
-    variation: Vec<u8>,
+    variation: Held,
     /// The dots that show the depth of its items: (where in `variation`,
     /// how many). They are written out only with the game: a variation
     /// nested `n` deep has `n²` of them.
-    variation_dots: Vec<(usize, u32)>,
+    variation_dots: Vec<(u64, u32)>,
     /// The same, moved into `body`.
-    dots: Vec<(usize, u32)>,
+    dots: Vec<(u64, u32)>,
+    /// Where the comment open goes.
+    comment_in: CommentIn,
     /// Inside a kept variation: the number of the White half-move that
     /// was the last item, if it was one.
     open_pair: Option<u32>,
@@ -41,7 +44,27 @@ pub(super) struct CtlPgn {
     just_opened: bool,
 }
 
+/// Where a comment goes: see [`CtlPgn::comment_open`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum CommentIn {
+    #[default]
+    Body,
+    Tail,
+    Variation,
+}
+
 impl CtlPgn {
+    /// A writer that holds `bound` bytes of each part of a game in memory,
+    /// and spills the rest ([`Held`]).
+    pub fn new(bound: usize) -> CtlPgn {
+        CtlPgn {
+            body: Held::new(bound),
+            tail: Held::new(bound),
+            variation: Held::new(bound),
+            ..CtlPgn::default()
+        }
+    }
+
     pub fn begin(&mut self) {
         self.head.clear();
         self.head.extend_from_slice(VARIANT_LINE);
@@ -84,7 +107,7 @@ impl CtlPgn {
 
     fn close_line(&mut self) {
         if self.open_line.take().is_some() {
-            self.body.push(b'\n');
+            self.body.mem.push(b'\n');
         }
     }
 
@@ -97,7 +120,7 @@ impl CtlPgn {
         self.lay_main_line_move(&mut t, mv.number, mv.side, mv.unknown_number);
         lay_half_move(&mut t, mv, text);
         self.lay_main_line_move_done(&mut t, mv.side);
-        self.body.extend_from_slice(t.as_bytes());
+        self.body.mem.extend_from_slice(t.as_bytes());
     }
 
     /// A main-line half-move already canonical: its move number's place,
@@ -111,7 +134,7 @@ impl CtlPgn {
             t.push(b':');
         }
         self.lay_main_line_move_done(&mut t, side);
-        self.body.extend_from_slice(t.as_bytes());
+        self.body.mem.extend_from_slice(t.as_bytes());
     }
 
     /// Move lines already canonical, as read: whole lines, or, with `open`
@@ -120,7 +143,7 @@ impl CtlPgn {
     pub fn move_lines(&mut self, lines: &[u8], open: Option<u32>) {
         self.close_line();
         self.moved = true;
-        self.body.extend_from_slice(lines);
+        self.body.mem.extend_from_slice(lines);
         self.open_line = open;
     }
 
@@ -130,7 +153,7 @@ impl CtlPgn {
     pub fn move_lines_ascii(&mut self, lines: &[u8]) {
         self.close_line();
         self.moved = true;
-        push_ascii_separators(&mut self.body, lines);
+        push_ascii_separators(&mut self.body.mem, lines);
         self.open_line = None;
     }
 
@@ -172,18 +195,18 @@ impl CtlPgn {
     fn variation_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
         if mv.side == Side::White || self.open_pair != Some(mv.number) {
             self.item(depth);
-            let v = &mut self.variation;
+            let v = &mut self.variation.mem;
             push_decimal(v, u64::from(mv.number));
             v.extend_from_slice(match mv.side {
                 Side::White => b". ",
                 Side::Black => b". ..., ",
             });
         } else {
-            self.variation.extend_from_slice(b", ");
+            self.variation.mem.extend_from_slice(b", ");
         }
         let mut t = Text::default();
         lay_half_move(&mut t, mv, text);
-        self.variation.extend_from_slice(t.as_bytes());
+        self.variation.mem.extend_from_slice(t.as_bytes());
         self.open_pair = (mv.side == Side::White).then_some(mv.number);
     }
 
@@ -193,13 +216,13 @@ impl CtlPgn {
     fn item(&mut self, depth: u32) {
         let v = &mut self.variation;
         if std::mem::take(&mut self.just_opened) {
-            if v.last() == Some(&b']') {
-                v.push(b' ');
+            if v.last() == Some(b']') {
+                v.mem.push(b' ');
             }
             return;
         }
-        if v.last() != Some(&b'\n') {
-            v.push(b' ');
+        if v.last() != Some(b'\n') {
+            v.mem.push(b' ');
         }
         self.variation_dots.push((v.len(), depth));
     }
@@ -212,7 +235,7 @@ impl CtlPgn {
                 } else {
                     self.item(depth - 1);
                 }
-                let v = &mut self.variation;
+                let v = &mut self.variation.mem;
                 v.push(b'(');
                 if let Some(l) = label {
                     v.extend_from_slice(b"$[");
@@ -222,13 +245,13 @@ impl CtlPgn {
                 self.just_opened = true;
             }
             Variation::Close => {
-                self.variation.push(b')');
+                self.variation.mem.push(b')');
                 if depth == 1 {
                     let base = self.body.len();
                     let dots = self.variation_dots.drain(..);
                     self.dots.extend(dots.map(|(at, n)| (base + at, n)));
                     self.body.append(&mut self.variation);
-                    self.body.push(b'\n');
+                    self.body.mem.push(b'\n');
                 }
                 self.just_opened = false;
             }
@@ -239,44 +262,68 @@ impl CtlPgn {
     /// A comment: on lines of its own, `{` first and `}` last; inside a
     /// variation, after the dots of its depth.
     pub fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
-        if depth > 0 {
+        self.comment_open(depth, after_result);
+        self.comment_piece(text);
+        self.comment_close();
+    }
+
+    /// A comment opens: its text comes in pieces ([`CtlPgn::comment_piece`]).
+    pub fn comment_open(&mut self, depth: u32, after_result: bool) {
+        self.comment_in = if depth > 0 {
             let v = &mut self.variation;
-            if v.last() != Some(&b'\n') {
-                v.push(b'\n');
+            if v.last() != Some(b'\n') {
+                v.mem.push(b'\n');
             }
             self.variation_dots.push((v.len(), depth));
-            push_comment(v, text);
             self.just_opened = false;
             self.open_pair = None;
-            return;
-        }
-        self.close_line();
-        push_comment(
+            CommentIn::Variation
+        } else {
+            self.close_line();
             if after_result {
-                &mut self.tail
+                CommentIn::Tail
             } else {
-                &mut self.body
-            },
-            text,
-        );
+                CommentIn::Body
+            }
+        };
+        self.comment_held().mem.push(b'{');
+    }
+
+    pub fn comment_piece(&mut self, text: &[u8]) {
+        self.comment_held().push(text);
+    }
+
+    pub fn comment_close(&mut self) {
+        self.comment_held().mem.extend_from_slice(b"}\n");
+    }
+
+    fn comment_held(&mut self) -> &mut Held {
+        match self.comment_in {
+            CommentIn::Body => &mut self.body,
+            CommentIn::Tail => &mut self.tail,
+            CommentIn::Variation => &mut self.variation,
+        }
     }
 
     pub fn finish(&mut self, result: Outcome, out: &mut dyn Write) -> io::Result<()> {
         self.close_line();
+        self.body.mem.extend_from_slice(result.as_str().as_bytes());
+        self.body.mem.push(b'\n');
+        self.body.append(&mut self.tail);
+        self.body.mem.push(b'\n');
+        // A spill that failed: nothing of the game is written.
+        self.body.check()?;
         // Few writes a game: the buffers are the game's, and begin() clears them.
         self.head.push(b'\n');
         out.write_all(&self.head)?;
-        self.body.extend_from_slice(result.as_str().as_bytes());
-        self.body.push(b'\n');
-        self.body.extend_from_slice(&self.tail);
-        self.body.push(b'\n');
         let mut from = 0;
         for &(at, n) in &self.dots {
-            out.write_all(&self.body[from..at])?;
+            self.body.write_range(out, from, at)?;
             write_dots(n, out)?;
             from = at;
         }
-        out.write_all(&self.body[from..])
+        let end = self.body.len();
+        self.body.write_range(out, from, end)
     }
 }
 
@@ -300,10 +347,4 @@ fn write_dots(n: u32, out: &mut dyn Write) -> io::Result<()> {
         n -= k;
     }
     Ok(())
-}
-
-fn push_comment(out: &mut Vec<u8>, text: &[u8]) {
-    out.push(b'{');
-    out.extend_from_slice(text);
-    out.extend_from_slice(b"}\n");
 }

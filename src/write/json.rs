@@ -3,7 +3,8 @@
 //! the half-move it follows, or to the game (or variation) before its
 //! first move; comments after the result are the game's `final_comments`.
 
-use super::{json_string, unescape_pgn, write_move};
+use super::held::Held;
+use super::{json_escaped, json_string, unescape_pgn, write_move};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::passes::{Tag, Variation};
@@ -25,7 +26,10 @@ pub(super) struct Ndjson {
     /// The main line (0), and the variations open inside it.
     frames: Vec<Frame>,
     /// Comments after the result: JSON strings, comma-separated.
-    final_comments: Vec<u8>,
+    final_comments: List,
+    /// Where the comment open goes: the line at this depth, or (`None`)
+    /// the game's final comments.
+    comment_at: Option<usize>,
 }
 
 /// A game's moves as JSON, kept in the order they are made but written in
@@ -33,17 +37,18 @@ pub(super) struct Ndjson {
 /// bytes go once into one arena; a [`List`] strings pieces of it together,
 /// and lists join without a copy, so a variation nested `n` deep is not
 /// copied `n` times (that made memory grow with the square of the depth).
+/// The arena is held ([`Held`]): a huge comment goes on to a spill.
 #[derive(Debug, Default)]
 struct Rope {
-    arena: Vec<u8>,
+    arena: Held,
     pieces: Vec<Piece>,
 }
 
 /// `arena[start..end]`, then the piece `next` of the same list.
 #[derive(Debug)]
 struct Piece {
-    start: usize,
-    end: usize,
+    start: u64,
+    end: u64,
     next: usize,
 }
 
@@ -82,7 +87,7 @@ impl Rope {
     #[inline]
     fn with(&mut self, list: &mut List, write: impl FnOnce(&mut Vec<u8>)) {
         let start = self.arena.len();
-        write(&mut self.arena);
+        write(&mut self.arena.mem);
         let end = self.arena.len();
         if !list.is_empty() && self.pieces[list.last].end == start {
             self.pieces[list.last].end = end;
@@ -120,11 +125,11 @@ impl Rope {
         list.last = tail.last;
     }
 
-    fn write(&self, list: List, out: &mut dyn Write) -> io::Result<()> {
+    fn write(&mut self, list: List, out: &mut dyn Write) -> io::Result<()> {
         let mut at = list.first;
         while at != NONE {
             let p = &self.pieces[at];
-            out.write_all(&self.arena[p.start..p.end])?;
+            self.arena.write_range(out, p.start, p.end)?;
             at = p.next;
         }
         Ok(())
@@ -223,6 +228,18 @@ fn push_listed(rope: &mut Rope, list: &mut List, write: impl FnOnce(&mut Vec<u8>
 }
 
 impl Ndjson {
+    /// A writer that holds `bound` bytes of a game in memory, and spills
+    /// the rest ([`Held`]).
+    pub fn new(bound: usize) -> Ndjson {
+        Ndjson {
+            rope: Rope {
+                arena: Held::new(bound),
+                pieces: Vec::new(),
+            },
+            ..Ndjson::default()
+        }
+    }
+
     pub fn begin(&mut self) {
         self.tags.clear();
         self.result_tag = None;
@@ -232,7 +249,7 @@ impl Ndjson {
             self.frames.push(Frame::default());
         }
         self.frames[0].reset(None);
-        self.final_comments.clear();
+        self.final_comments = List::default();
     }
 
     pub fn tag(&mut self, tag: &Tag<'_>) {
@@ -349,15 +366,37 @@ impl Ndjson {
     }
 
     pub fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
-        if after_result && depth == 0 {
-            if !self.final_comments.is_empty() {
-                self.final_comments.push(b',');
-            }
-            json_string(&mut self.final_comments, text);
-            return;
-        }
-        let list = &mut self.frames[depth as usize].attached().comments;
-        push_listed(&mut self.rope, list, |b| json_string(b, text));
+        self.comment_open(depth, after_result);
+        self.comment_piece(text);
+        self.comment_close();
+    }
+
+    /// A comment opens, as a JSON string: its text comes in pieces
+    /// ([`Ndjson::comment_piece`]), escaped as they come.
+    pub fn comment_open(&mut self, depth: u32, after_result: bool) {
+        self.comment_at = (!after_result || depth > 0).then_some(depth as usize);
+        let (rope, list) = self.comments();
+        push_listed(rope, list, |b| b.push(b'"'));
+    }
+
+    pub fn comment_piece(&mut self, text: &[u8]) {
+        let (rope, list) = self.comments();
+        rope.with(list, |b| json_escaped(b, text));
+        rope.arena.settle();
+    }
+
+    pub fn comment_close(&mut self) {
+        let (rope, list) = self.comments();
+        rope.push(list, b"\"");
+    }
+
+    /// The list the comment open goes on.
+    fn comments(&mut self) -> (&mut Rope, &mut List) {
+        let list = match self.comment_at {
+            Some(depth) => &mut self.frames[depth].attached().comments,
+            None => &mut self.final_comments,
+        };
+        (&mut self.rope, list)
     }
 
     pub fn finish(
@@ -384,6 +423,7 @@ impl Ndjson {
         } else {
             json_string(&mut head, &self.start);
         }
+        self.rope.arena.check()?;
         out.write_all(&head)?;
         let rope = &mut self.rope;
         let game = &mut self.frames[0];
@@ -392,17 +432,16 @@ impl Ndjson {
         game.before_first.write_fields(rope, &mut moves);
         rope.push(&mut moves, b",\"moves\":[");
         rope.link(&mut moves, game.moves);
-        rope.write(moves, out)?;
-        let mut end = Vec::with_capacity(32);
-        end.extend_from_slice(b"],\"result\":\"");
-        end.extend_from_slice(result.as_str().as_bytes());
-        end.push(b'"');
-        if !self.final_comments.is_empty() {
-            end.extend_from_slice(b",\"final_comments\":[");
-            end.append(&mut self.final_comments);
-            end.push(b']');
+        rope.push(&mut moves, b"],\"result\":\"");
+        rope.push(&mut moves, result.as_str().as_bytes());
+        rope.push(&mut moves, b"\"");
+        let finals = std::mem::take(&mut self.final_comments);
+        if !finals.is_empty() {
+            rope.push(&mut moves, b",\"final_comments\":[");
+            rope.link(&mut moves, finals);
+            rope.push(&mut moves, b"]");
         }
-        end.extend_from_slice(b"}\n");
-        out.write_all(&end)
+        rope.push(&mut moves, b"}\n");
+        rope.write(moves, out)
     }
 }

@@ -1,8 +1,10 @@
 //! The writer of canonical CTL-PGN: what survives the passes, laid out one
-//! way only. A game is built in memory and written whole, so that a game
-//! rejected half-way leaves nothing behind.
+//! way only. A game is held (in memory, past a bound in a temporary file:
+//! [`held`]) and written whole, so that a game rejected half-way leaves
+//! nothing behind.
 
 mod ctl;
+mod held;
 mod json;
 mod split;
 
@@ -15,6 +17,10 @@ use ctl::CtlPgn;
 use json::Ndjson;
 use split::Split;
 pub use split::VARIATION_PATH_TAG;
+
+/// How many bytes of a game's output are held in memory by default
+/// ([`crate::FilterBuilder::held_bytes`]).
+pub(crate) const HELD_BYTES: usize = held::Held::BOUND;
 use std::io::{self, Write};
 
 /// What the writer produces.
@@ -101,6 +107,18 @@ impl Layout {
         laid_out!(self, w => w.comment(text, depth, after_result))
     }
 
+    fn comment_open(&mut self, depth: u32, after_result: bool) {
+        laid_out!(self, w => w.comment_open(depth, after_result))
+    }
+
+    fn comment_piece(&mut self, text: &[u8]) {
+        laid_out!(self, w => w.comment_piece(text))
+    }
+
+    fn comment_close(&mut self) {
+        laid_out!(self, w => w.comment_close())
+    }
+
     /// Writes the game: `file` and `line` name it in ndjson, with `path`
     /// when it is a variation game.
     fn finish(
@@ -124,13 +142,21 @@ impl Writer {
     /// written ([`Writer::variation_ends`]).
     ///
     /// [`Verify::on_game_end`]: crate::Verify::on_game_end
-    pub fn new(format: Format, split_variations: bool, hook: Option<GameEndHook>) -> Writer {
+    ///
+    /// `held`: how many bytes of a game's output (of each of its parts)
+    /// are held in memory before the rest goes to a temporary file.
+    pub fn new(
+        format: Format,
+        split_variations: bool,
+        hook: Option<GameEndHook>,
+        held: usize,
+    ) -> Writer {
         Writer {
             file: String::new(),
             line: 0,
             layout: match format {
-                Format::CtlPgn => Layout::CtlPgn(CtlPgn::default()),
-                Format::Ndjson => Layout::Ndjson(Ndjson::default()),
+                Format::CtlPgn => Layout::CtlPgn(CtlPgn::new(held)),
+                Format::Ndjson => Layout::Ndjson(Ndjson::new(held)),
             },
             split: split_variations.then(|| Split::new(hook)),
         }
@@ -277,6 +303,31 @@ impl Writer {
         }
     }
 
+    /// Does it take a comment at `depth` in pieces, as read
+    /// ([`Writer::comment_open`])? Not one that `--split-variations`
+    /// records for a variation game.
+    pub fn takes_comment_pieces(&self, depth: u32) -> bool {
+        self.split.is_none() || depth == 0
+    }
+
+    /// A comment at variation `depth`, or after the result, opens: its
+    /// text comes in pieces, each as [`Writer::comment`] would take the
+    /// whole ([`Writer::comment_piece`]), then [`Writer::comment_close`].
+    /// The same bytes are written, but no more of it is held in memory
+    /// than a piece and the writer's bound.
+    pub fn comment_open(&mut self, depth: u32, after_result: bool) {
+        debug_assert!(self.takes_comment_pieces(depth));
+        self.layout.comment_open(depth, after_result);
+    }
+
+    pub fn comment_piece(&mut self, text: &[u8]) {
+        self.layout.comment_piece(text);
+    }
+
+    pub fn comment_close(&mut self) {
+        self.layout.comment_close();
+    }
+
     /// `--split-variations`, at the game's end: plans its variation games
     /// (replaying each with `verify`, its end kept for the hook), reporting
     /// to `cx`; returns how many there are, and how many failed to replay.
@@ -359,6 +410,13 @@ pub(crate) fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 /// Appends `s` as a JSON string (UTF-8 passes through; controls are escaped).
 fn json_string(out: &mut Vec<u8>, s: &[u8]) {
     out.push(b'"');
+    json_escaped(out, s);
+    out.push(b'"');
+}
+
+/// Appends `s` escaped for a JSON string, a byte at a time: a string cut
+/// anywhere is escaped as the whole is.
+fn json_escaped(out: &mut Vec<u8>, s: &[u8]) {
     for &c in s {
         match c {
             b'"' => out.extend_from_slice(b"\\\""),
@@ -372,7 +430,6 @@ fn json_string(out: &mut Vec<u8>, s: &[u8]) {
             _ => out.push(c),
         }
     }
-    out.push(b'"');
 }
 
 #[cfg(test)]
