@@ -391,7 +391,10 @@ impl Reading<'_> {
                 "variations nested {} deep: at most {} (--max-depth N raises the limit)",
                 self.game.depth, self.f.max_depth
             );
-            self.error_at(h, at, message);
+            // The whole game's, even under --split-variations: what is past
+            // the limit is not read, so no variation game could be made whole.
+            let pos = self.places.pos(at);
+            self.game_error_at_pos(h, pos, message);
         }
         self.moves.numbers = Default::default();
         self.scan.mode = Mode::SkipVariation;
