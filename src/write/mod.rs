@@ -3,6 +3,7 @@
 //! rejected half-way leaves nothing behind.
 
 mod ctl;
+mod diagram;
 mod json;
 mod split;
 
@@ -11,6 +12,7 @@ use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::verify::GameEndHook;
 use ctl::CtlPgn;
+pub use diagram::{Diagram, DiagramOptions, Marks, PieceStyle};
 use json::Ndjson;
 use split::Split;
 pub use split::VARIATION_PATH_TAG;
@@ -266,11 +268,11 @@ impl Writer {
     }
 
     /// The game is to be written: hands the end of each variation game
-    /// replayed to the hook, in the order they are written. `game_line` is
-    /// the game's first line.
-    pub fn variation_ends(&self, game_line: u64) {
+    /// replayed to the hook, in the order they are written; `cx` is the
+    /// game's.
+    pub fn variation_ends(&self, cx: &Context) {
         if let Some(s) = &self.split {
-            s.hand_ends(game_line);
+            s.hand_ends(cx);
         }
     }
 
