@@ -1127,7 +1127,7 @@ pub struct GameEnd<'a> {
     /// [`crate::run_parallel`], a piece counts from its own start).
     pub number: u64,
     /// The game's `Id` tag, when it has one and [`Verify::read_ids`] asks
-    /// for it; a variation game's is its game's.
+    /// for it (a variation game's: its own, as written, `Cescacs-X01-V-S:0:1-en`).
     pub id: Option<&'a str>,
     /// The last coherent half-move of the line replayed, if any.
     pub last_move: Option<&'a HalfMove>,

@@ -217,3 +217,128 @@ fn a_marked_move_tints_its_two_hexes_and_no_other() {
         colour(&marked, d.pixel_of(hex("F14")))
     );
 }
+
+// ───────────────────────── the command line ─────────────────────────
+
+mod support;
+
+/// Runs the binary with `args` then `--diagrams DIR` on `input`: its
+/// status, stderr, and the files written in DIR, sorted by name.
+fn diagrams(args: &[&str], input: &str) -> (Option<i32>, String, Vec<(String, String)>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = support::cmd()
+        .args(args)
+        .arg("--diagrams")
+        .arg(dir.path())
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            (e.file_name().into_string().unwrap(), text)
+        })
+        .collect();
+    files.sort();
+    let err = String::from_utf8(out.stderr).unwrap();
+    (out.status.code(), err, files)
+}
+
+const TWO_GAMES: &str = "[Variant \"C'escacs\"]\n[Id \"Cescacs-X01-en\"]\n1. E7-E13, E21-E15:\n*\n\
+    [Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+
+#[test]
+fn diagrams_are_named_after_the_id_or_the_number_in_the_input() {
+    let (code, err, files) = diagrams(&["--check"], TWO_GAMES);
+    assert_eq!(code, Some(0), "{err}");
+    let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["2.svg", "Cescacs-X01-en.svg"]);
+    // Each shows its game's final position, as --final-pdtl gives it.
+    assert!(files[1].1.contains("<title>/28:v/27:dk/"));
+    assert!(files[1].1.contains("/15:3p4/"), "{}", &files[1].1[..400]);
+    assert!(files[0].1.contains("/12:3P3/"));
+}
+
+#[test]
+fn a_name_given_twice_gets_a_number_after_it() {
+    let (_, _, files) = diagrams(&["--verify"], &TWO_GAMES.repeat(2));
+    let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "2.svg",
+            "4.svg",
+            "Cescacs-X01-en-2.svg",
+            "Cescacs-X01-en.svg"
+        ]
+    );
+}
+
+#[test]
+fn an_incoherent_games_diagram_is_the_position_before_the_move_marked_red() {
+    let game = "1. E7-E13, E21-E15\n2. G7-E13:\n";
+    let (code, _, files) = diagrams(&["--check"], game);
+    assert_eq!(code, Some(1));
+    assert_eq!(files.len(), 1);
+    let svg = &files[0].1;
+    // After 1. E7-E13, E21-E15: White to move, the pawn still on G7.
+    assert!(svg.contains(" w RKRrkr E15@17-19 0 2</title>"), "{}", &svg[..400]);
+    let d = Diagram::new(DiagramOptions::default());
+    let marked = Marks {
+        fault: vec![hex("G7"), hex("E13")],
+        ..Marks::default()
+    };
+    let before = final_of(b"1. E7-E13, E21-E15:\n").0;
+    assert_eq!(*svg, d.svg(&before, &marked));
+}
+
+#[test]
+fn split_variations_get_a_diagram_each() {
+    let game = "[Variant \"C'escacs\"]\n[Id \"Cescacs-X01-en\"]\n\
+        1. E7-E13, E21-E15 (1. ..., F20-F16) 2. F8-F12:\n*\n";
+    let (code, err, files) = diagrams(&["--verify", "--split-variations"], game);
+    assert_eq!(code, Some(0), "{err}");
+    let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["Cescacs-X01-V-S:1-en.svg", "Cescacs-X01-en.svg"]);
+}
+
+#[test]
+fn diagrams_inside_a_folder_read_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.ctl-pgn"), "1. E7-E13:\n").unwrap();
+    let out = support::cmd()
+        .args(["--check", "--diagrams"])
+        .arg(dir.path().join("boards"))
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("a folder being read"), "{err}");
+    assert!(!dir.path().join("boards").exists());
+}
+
+#[test]
+fn diagram_writes_one_board_to_standard_output() {
+    let pdtl = "/27:1k/1:1K/ w -- - 0 1";
+    let (ok, out, err) = support::run(
+        &[
+            "--diagram",
+            pdtl,
+            "--view",
+            "black",
+            "--diagram-size",
+            "240",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let d = Diagram::new(DiagramOptions {
+        size: 240,
+        ..options(Side::Black)
+    });
+    let position = Position::from_pdtl(&Pdtl::parse(pdtl).unwrap());
+    assert_eq!(out, d.svg(&position, &Marks::default()));
+}

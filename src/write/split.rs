@@ -369,8 +369,13 @@ impl Split {
             _ => None,
         });
         let mut path = Vec::new();
+        let mut variation_id = String::new();
         for end in &self.ends {
             self.path(end.line, &mut path);
+            if let Some(id) = id {
+                variation_id.clear();
+                with_path(id, &self.path_text(end.line), &mut variation_id);
+            }
             let coherent = end.incoherent.is_none();
             hook.call(&GameEnd {
                 position: &end.replay.position,
@@ -381,7 +386,7 @@ impl Split {
                 left_out: false,
                 path: &path,
                 number: cx.game_number,
-                id,
+                id: id.map(|_| variation_id.as_str()),
                 last_move: end.last_move.as_ref(),
                 incoherent: end.incoherent.as_ref(),
             });
