@@ -284,7 +284,11 @@ fn an_incoherent_games_diagram_is_the_position_before_the_move_marked_red() {
     assert_eq!(files.len(), 1);
     let svg = &files[0].1;
     // After 1. E7-E13, E21-E15: White to move, the pawn still on G7.
-    assert!(svg.contains(" w RKRrkr E15@17-19 0 2</title>"), "{}", &svg[..400]);
+    assert!(
+        svg.contains(" w RKRrkr E15@17-19 0 2</title>"),
+        "{}",
+        &svg[..400]
+    );
     let d = Diagram::new(DiagramOptions::default());
     let marked = Marks {
         fault: vec![hex("G7"), hex("E13")],

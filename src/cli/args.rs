@@ -85,7 +85,7 @@ pub struct Cli {
     #[arg(long, hide_short_help = true)]
     pub final_pdtl: bool,
     /// Write the board of a position, as SVG, to standard output, and exit.
-    #[arg(long, value_name = "PDTL", value_parser = parse_pdtl,
+    #[arg(long, value_name = "PDTL", value_parser = parse_pdtl, hide_short_help = true,
           conflicts_with_all = ["files", "output", "in_place", "out_dir", "check", "verify"])]
     pub diagram: Option<Pdtl>,
     /// With --verify or --check, write each written game's final board to DIR.
@@ -96,7 +96,7 @@ pub struct Cli {
     /// after its Id, ID-V-S:0:1, or N-V-S:0:1). An incoherent game's board
     /// is the position before the move that does not fit, that move's
     /// hexes marked in red. DIR must not be inside a folder read.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", hide_short_help = true)]
     pub diagrams: Option<PathBuf>,
     /// The diagrams' width in pixels.
     #[arg(long, value_name = "PX", default_value_t = 480, hide_short_help = true,
