@@ -3,7 +3,7 @@
 
 use super::streams;
 use ctlpgn_filter::{Diagram, DiagramOptions, GameEnd, Marks};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::PathBuf;
 
@@ -13,6 +13,10 @@ pub struct Diagrams {
     diagram: Diagram,
     /// The names given so far: a second game of one name gets `-2`.
     names: HashSet<String>,
+    /// The last number put after each name: the next try starts there, so
+    /// that a thousand games of one `Id` cost a thousand tries, not half a
+    /// million.
+    tried: HashMap<String, u64>,
     svg: Vec<u8>,
     /// The first file that could not be written: the run ends in error.
     error: Option<io::Error>,
@@ -26,6 +30,7 @@ impl Diagrams {
             dir,
             diagram: Diagram::new(options),
             names: HashSet::new(),
+            tried: HashMap::new(),
             svg: Vec::new(),
             error: None,
         })
@@ -67,12 +72,17 @@ impl Diagrams {
             (None, false) => format!("{}-V-S:{}", end.number, path.join(":")),
         };
         let mut name = format!("{base}.svg");
-        let mut n = 1;
-        while !self.names.insert(name.clone()) {
-            n += 1;
-            name = format!("{base}-{n}.svg");
+        if self.names.insert(name.clone()) {
+            return name;
         }
-        name
+        let n = self.tried.entry(base.clone()).or_insert(1);
+        loop {
+            *n += 1;
+            name = format!("{base}-{n}.svg");
+            if self.names.insert(name.clone()) {
+                return name;
+            }
+        }
     }
 }
 
