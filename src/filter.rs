@@ -856,7 +856,7 @@ impl Filter {
             if !left_out && !cx.has_error() {
                 // After the main line's end, the ends of the variation
                 // games, which only a game written has.
-                writer.variation_ends(cx.game_start.line);
+                writer.variation_ends(cx);
             }
         }
         v

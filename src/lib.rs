@@ -40,7 +40,7 @@ mod read;
 mod verify;
 mod write;
 
-pub use write::{Format, VARIATION_PATH_TAG};
+pub use write::{Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG};
 
 pub use cut::{cut_at_games, Cuts};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
@@ -49,7 +49,7 @@ pub use filter::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, PASS_NAMES,
 };
 pub use grammar::half_move::Traits;
-pub use grammar::hex::{Hex, HexError, COLUMNS};
+pub use grammar::hex::{Hex, HexColour, HexError, COLUMNS};
 pub use grammar::model::{
     Action, Check, Dash, Glyph, HalfMove, Outcome, Rating, Sep, Side, CASTLING, FIGURINES,
     STANDARD_LETTERS,

@@ -34,7 +34,7 @@ use crate::diag::{DiagnosticKind, Message, Pos};
 use crate::grammar::alphabet::standard_for;
 use crate::grammar::hex::Hex;
 use crate::grammar::model::{Action, Check, Glyph, HalfMove, Outcome, Sep, Side, STANDARD_LETTERS};
-use crate::passes::{Context, Flow, Interest, Pass};
+use crate::passes::{Context, Flow, Interest, Pass, Tag};
 use crate::pdtl::{Board, CastleMark, EnPassant, Pdtl, Piece};
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
@@ -681,32 +681,11 @@ impl Position {
         prefix: [Glyph; 3],
         suffix: [u8; 4],
     ) -> Result<(), Incoherence> {
-        let shape = [
-            standard(prefix[0]),
-            standard(prefix[1]),
-            standard(prefix[2]),
-        ];
-        let suffix = &suffix[..suffix.iter().position(|&b| b == 0).unwrap_or(4)];
-        let Some(&(_, _, king_to, rook_to, queen_rook_to)) = CASTLINGS
-            .iter()
-            .find(|c| c.0.as_bytes() == shape && c.1.as_bytes() == suffix)
-        else {
-            return Err(Incoherence::new(format!(
-                "{}-{} is not a castling",
-                String::from_utf8_lossy(&shape),
-                String::from_utf8_lossy(suffix)
-            )));
-        };
-        let king_from = home(KING_HOME, side);
-        // (home, target) of each rook that castles, the prefix's rook first.
-        let rooks: Vec<(Hex, Hex)> = match (&shape, queen_rook_to) {
-            (b"KRD", _) => vec![(home(QUEEN_ROOK_HOME, side), home(rook_to, side))],
-            (_, None) => vec![(home(KING_ROOK_HOME, side), home(rook_to, side))],
-            (_, Some(q)) => vec![
-                (home(KING_ROOK_HOME, side), home(rook_to, side)),
-                (home(QUEEN_ROOK_HOME, side), home(q, side)),
-            ],
-        };
+        let Castling {
+            king_from,
+            king_target,
+            rooks,
+        } = castling(side, prefix, suffix)?;
         let king = self
             .origin(side, king_from, KING)
             .map_err(|e| Incoherence::new(format!("the king castles from {king_from}: {e}")))?;
@@ -715,7 +694,6 @@ impl Position {
                 .map_err(|e| Incoherence::new(format!("the rook castles from {rook_from}: {e}")))?;
         }
         let leaving = |h: Hex| h == king_from || rooks.iter().any(|r| r.0 == h);
-        let king_target = home(king_to, side);
         for target in std::iter::once(king_target).chain(rooks.iter().map(|r| r.1)) {
             if let Some(p) = self.at(target).filter(|_| !leaving(target)) {
                 return Err(Incoherence::new(format!(
@@ -835,6 +813,64 @@ fn castling_homes() -> &'static [[Hex; 3]; 2] {
 }
 
 /// A White home hex (`G1`) for `side`: Black's mirrors the line.
+/// Where a castling takes its king and rooks from, and to.
+struct Castling {
+    king_from: Hex,
+    king_target: Hex,
+    /// (home, target) of each rook that castles, the prefix's rook first.
+    rooks: Vec<(Hex, Hex)>,
+}
+
+/// The castling `prefix`-`suffix` of `side`, as [`CASTLINGS`] lists it.
+fn castling(side: Side, prefix: [Glyph; 3], suffix: [u8; 4]) -> Result<Castling, Incoherence> {
+    let shape = [
+        standard(prefix[0]),
+        standard(prefix[1]),
+        standard(prefix[2]),
+    ];
+    let suffix = &suffix[..suffix.iter().position(|&b| b == 0).unwrap_or(4)];
+    let Some(&(_, _, king_to, rook_to, queen_rook_to)) = CASTLINGS
+        .iter()
+        .find(|c| c.0.as_bytes() == shape && c.1.as_bytes() == suffix)
+    else {
+        return Err(Incoherence::new(format!(
+            "{}-{} is not a castling",
+            String::from_utf8_lossy(&shape),
+            String::from_utf8_lossy(suffix)
+        )));
+    };
+    let rooks = match (&shape, queen_rook_to) {
+        (b"KRD", _) => vec![(home(QUEEN_ROOK_HOME, side), home(rook_to, side))],
+        (_, None) => vec![(home(KING_ROOK_HOME, side), home(rook_to, side))],
+        (_, Some(q)) => vec![
+            (home(KING_ROOK_HOME, side), home(rook_to, side)),
+            (home(QUEEN_ROOK_HOME, side), home(q, side)),
+        ],
+    };
+    Ok(Castling {
+        king_from: home(KING_HOME, side),
+        king_target: home(king_to, side),
+        rooks,
+    })
+}
+
+/// The hexes `mv` names: its origin and destination; a castling's king's
+/// and rooks' homes and targets (its king's home alone when the castling
+/// is not one); a forced promotion's hex.
+pub(crate) fn move_hexes(mv: &HalfMove) -> Vec<Hex> {
+    match mv.action {
+        Action::Move { from, to, .. } => vec![from, to],
+        Action::ForcedPromotion { at, .. } => vec![at],
+        Action::Castling { prefix, suffix, .. } => match castling(mv.side, prefix, suffix) {
+            Ok(c) => std::iter::once((c.king_from, c.king_target))
+                .chain(c.rooks)
+                .flat_map(|(from, to)| [from, to])
+                .collect(),
+            Err(_) => vec![home(KING_HOME, mv.side)],
+        },
+    }
+}
+
 fn home(white: &str, side: Side) -> Hex {
     let h = Hex::parse(white.as_bytes()).expect("home and target hexes are on the board");
     match side {
@@ -1087,6 +1123,18 @@ pub struct GameEnd<'a> {
     /// (`--split-variations`), its path, as its `Id` or `VariationPath`
     /// tag and ndjson's `path` give it (`[0, 2]` is `0:2`).
     pub path: &'a [u32],
+    /// The game's number among the games of the input, from 1 (a variation
+    /// game's is its game's; in a parallel run, see
+    /// [`crate::run_parallel`], a piece counts from its own start).
+    pub number: u64,
+    /// The game's `Id` tag, when it has one and [`Verify::read_ids`] asks
+    /// for it (a variation game's: its own, as written, `Cescacs-X01-V-S:0:1-en`).
+    pub id: Option<&'a str>,
+    /// The last coherent half-move of the line replayed, if any.
+    pub last_move: Option<&'a HalfMove>,
+    /// The first incoherent half-move, when not `coherent`: `position` is
+    /// the position it was played on.
+    pub incoherent: Option<&'a HalfMove>,
 }
 
 /// What is known of a game's `#` move.
@@ -1132,6 +1180,12 @@ pub struct Verify {
     coherent: bool,
     mate: Option<Mate>,
     on_game_end: Option<GameEndHook>,
+    /// The last coherent half-move, and the first incoherent one.
+    last_move: Option<HalfMove>,
+    incoherent: Option<HalfMove>,
+    /// Read the `Id` tag for the callback ([`Verify::read_ids`]).
+    read_ids: bool,
+    id: Option<String>,
     /// The filter's own verify: the callback waits for the game's verdict
     /// ([`Verify::game_verdict`]).
     pub(crate) deferred: bool,
@@ -1161,8 +1215,20 @@ impl Verify {
             coherent: true,
             mate: None,
             on_game_end: None,
+            last_move: None,
+            incoherent: None,
+            read_ids: false,
+            id: None,
             deferred: false,
         }
+    }
+
+    /// Reads each game's `Id` tag for [`GameEnd::id`] (`--diagrams` names
+    /// its files so): the pass is then handed the tags, which it otherwise
+    /// does without.
+    pub fn read_ids(mut self, yes: bool) -> Verify {
+        self.read_ids = yes;
+        self
     }
 
     /// The game's verdict is known (the filter's own verify): calls back.
@@ -1180,6 +1246,10 @@ impl Verify {
                 line: cx.game_start.line,
                 left_out,
                 path: &[],
+                number: cx.game_number,
+                id: self.id.as_deref(),
+                last_move: self.last_move.as_ref(),
+                incoherent: self.incoherent.as_ref(),
             });
         }
     }
@@ -1231,7 +1301,18 @@ impl Pass for Verify {
     }
 
     fn interest(&self, _cx: &Context) -> Interest {
-        Interest::MOVES
+        if self.read_ids {
+            Interest::MOVES.union(Interest::TAGS)
+        } else {
+            Interest::MOVES
+        }
+    }
+
+    fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
+        if self.read_ids && tag.name == "Id" {
+            self.id = Some(tag.value.to_string());
+        }
+        Flow::Keep
     }
 
     fn result(&mut self, result: Outcome, cx: &mut Context) {
@@ -1242,6 +1323,9 @@ impl Pass for Verify {
         self.replay = Replay::new(None);
         self.coherent = true;
         self.mate = None;
+        self.last_move = None;
+        self.incoherent = None;
+        self.id = None;
     }
 
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
@@ -1273,9 +1357,13 @@ impl Pass for Verify {
         if let Some(e) = self.replay.numbering_fault(mv) {
             cx.error(mv.pos, incoherent(mv, &e));
         }
-        if let Err(e) = self.replay.play(mv) {
-            self.coherent = false;
-            cx.error(mv.pos, incoherent(mv, &e));
+        match self.replay.play(mv) {
+            Ok(()) => self.last_move = Some(*mv),
+            Err(e) => {
+                self.coherent = false;
+                self.incoherent = Some(*mv);
+                cx.error(mv.pos, incoherent(mv, &e));
+            }
         }
         Flow::Keep
     }

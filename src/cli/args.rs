@@ -2,7 +2,9 @@
 //! `--completions` show them.
 
 use clap::{Command, CommandFactory, Parser, ValueEnum};
-use ctlpgn_filter::{Pdtl, SelectPlies, TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES};
+use ctlpgn_filter::{
+    DiagramOptions, Pdtl, PieceStyle, SelectPlies, Side, TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES,
+};
 use std::path::PathBuf;
 
 /// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
@@ -95,6 +97,33 @@ pub struct Cli {
     /// `FILE:LINE: final position (variation 0:2): PDTL`.
     #[arg(long, hide_short_help = true)]
     pub final_pdtl: bool,
+    /// Write the board of a position, as SVG, to standard output, and exit.
+    #[arg(long, value_name = "PDTL", value_parser = parse_pdtl, hide_short_help = true,
+          conflicts_with_all = ["files", "output", "in_place", "out_dir", "check", "verify"])]
+    pub diagram: Option<Pdtl>,
+    /// With --verify or --check, write each written game's final board to DIR.
+    ///
+    /// As SVG, DIR/ID.svg after the game's Id tag, else DIR/N.svg after its
+    /// number in the input (`-2`, `-3`... after a name taken); its last
+    /// move marked. With --split-variations, one per variation game (named
+    /// after its Id, ID-V-S:0:1, or N-V-S:0:1). An incoherent game's board
+    /// is the position before the move that does not fit, that move's
+    /// hexes marked in red. DIR must not be inside a folder read.
+    #[arg(long, value_name = "DIR", hide_short_help = true)]
+    pub diagrams: Option<PathBuf>,
+    /// The diagrams' width in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 480, hide_short_help = true,
+          value_parser = clap::value_parser!(u32).range(16..=20000))]
+    pub diagram_size: u32,
+    /// Whose view the diagrams show: that side's vertex at the bottom.
+    #[arg(long, value_enum, default_value_t = View::White, hide_short_help = true)]
+    pub view: View,
+    /// Draw the pieces as the notation's figurines (♔ ♚ ...), not letters in discs.
+    ///
+    /// The viewer needs a font that has them (U+2654-265F, U+2616-2617,
+    /// U+1FA4F-1FA53).
+    #[arg(long, hide_short_help = true)]
+    pub figurines: bool,
     /// Turn every warning into an error that rejects its game.
     #[arg(long)]
     pub strict: bool,
@@ -232,6 +261,14 @@ pub enum OutputFormat {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum View {
+    /// White's vertex (F0) at the bottom.
+    White,
+    /// Black's vertex (F28) at the bottom.
+    Black,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Color {
     /// When stderr is a terminal.
     Auto,
@@ -240,6 +277,22 @@ pub enum Color {
 }
 
 impl Cli {
+    /// How `--diagram` and `--diagrams` draw.
+    pub fn diagram_options(&self) -> DiagramOptions {
+        DiagramOptions {
+            size: self.diagram_size,
+            view: match self.view {
+                View::White => Side::White,
+                View::Black => Side::Black,
+            },
+            pieces: if self.figurines {
+                PieceStyle::Figurines
+            } else {
+                PieceStyle::Letters
+            },
+        }
+    }
+
     /// `--dedup`, or an option that implies it.
     pub fn dedup(&self) -> bool {
         self.dedup || self.dedup_result || self.duplicates.is_some()
@@ -249,6 +302,15 @@ impl Cli {
     /// for what clap cannot state itself.
     pub fn parse_checked() -> Cli {
         let cli = Cli::parse();
+        if cli.diagrams.is_some() && !(cli.verify || cli.check) {
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::MissingRequiredArgument,
+                    "--diagrams draws the final positions of a replay: \
+                     add --verify (to filter and replay) or --check (to replay only)",
+                )
+                .exit();
+        }
         if cli.final_pdtl && !(cli.verify || cli.check) {
             Cli::command()
                 .error(
@@ -301,6 +363,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "ctlpgn-filter --check --final-pdtl game.ctl-pgn",
         "replay each game, write nothing, print each game's final position",
+    ),
+    (
+        "ctlpgn-filter --check --diagrams boards/ game.ctl-pgn",
+        "replay each game, and draw each game's final position as boards/ID.svg",
     ),
     (
         "ctlpgn-filter --dedup --duplicates dups.ctl-pgn --tag 'Event=*Open*' -o one-each.ctl-pgn archive/",

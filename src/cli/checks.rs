@@ -177,11 +177,24 @@ fn refuse_outputs_inside_folders_read(cli: &Cli, folders: &[(FileId, PathBuf)]) 
             )));
         }
     }
-    if let Some(dir) = &cli.out_dir {
+    for (option, dir, why) in [
+        (
+            "--out-dir",
+            &cli.out_dir,
+            "the files written there would be read as inputs, and replaced",
+        ),
+        (
+            "--diagrams",
+            &cli.diagrams,
+            "a run writes nothing among the files it reads",
+        ),
+    ] {
+        let Some(dir) = dir else {
+            continue;
+        };
         if let Some(root) = inside_walked(dir, &walked) {
             return Err(refuse(format!(
-                "--out-dir {} is inside {}, a folder being read: the files written there would \
-                 be read as inputs, and replaced; name a folder outside {}",
+                "{option} {} is inside {}, a folder being read: {why}; name a folder outside {}",
                 dir.display(),
                 root.display(),
                 root.display()

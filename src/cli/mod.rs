@@ -14,6 +14,7 @@ macro_rules! say {
 mod args;
 mod checks;
 mod decode;
+mod diagrams;
 mod flood;
 mod inputs;
 mod output;
@@ -38,6 +39,11 @@ pub fn main() -> ExitCode {
         let mut command = Cli::completed_command();
         clap_complete::generate(shell, &mut command, "ctlpgn-filter", &mut script);
         streams::to_stdout(&script).map(|()| ExitCode::SUCCESS)
+    } else if let Some(pdtl) = &cli.diagram {
+        let diagram = ctlpgn_filter::Diagram::new(cli.diagram_options());
+        let position = ctlpgn_filter::Position::from_pdtl(pdtl);
+        let svg = diagram.svg(&position, &ctlpgn_filter::Marks::default());
+        streams::to_stdout(svg.as_bytes()).map(|()| ExitCode::SUCCESS)
     } else if cli.man {
         let mut page = Vec::new();
         man_page(&mut page)

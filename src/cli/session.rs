@@ -3,6 +3,7 @@
 
 use super::args::{Cli, Color, OutputFormat};
 use super::decode;
+use super::diagrams::Diagrams;
 use super::flood::Flood;
 use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
@@ -28,13 +29,21 @@ const BINARY_BLOCK: usize = 64 << 10;
 /// The name of the input being filtered, for `--final-pdtl` lines.
 type InputName = Arc<Mutex<String>>;
 
-fn build_filter(cli: &Cli, name: &InputName, ledger: &Ledger) -> Filter {
-    filter_builder(cli, name, ledger).build()
+/// `--diagrams`' folder, shared by the filters' callbacks.
+type SharedDiagrams = Option<Arc<Mutex<Diagrams>>>;
+
+fn build_filter(cli: &Cli, name: &InputName, ledger: &Ledger, diagrams: &SharedDiagrams) -> Filter {
+    filter_builder(cli, name, ledger, diagrams).build()
 }
 
 /// The filter the options ask for; what `--dedup` and `--stop-after` count
 /// on is the run's `ledger`, shared by every filter of the run.
-fn filter_builder(cli: &Cli, name: &InputName, ledger: &Ledger) -> FilterBuilder {
+fn filter_builder(
+    cli: &Cli,
+    name: &InputName,
+    ledger: &Ledger,
+    diagrams: &SharedDiagrams,
+) -> FilterBuilder {
     let mut builder = FilterBuilder::new()
         .keep_comments(cli.keep_comments)
         .keep_variations(cli.keep_variations)
@@ -68,11 +77,15 @@ fn filter_builder(cli: &Cli, name: &InputName, ledger: &Ledger) -> FilterBuilder
         .stop_after(cli.stop_after)
         .ledger(ledger.clone());
     if cli.verify || cli.check {
-        let mut verify = Verify::new();
-        if cli.final_pdtl {
+        let mut verify = Verify::new().read_ids(diagrams.is_some());
+        if cli.final_pdtl || diagrams.is_some() {
             let name = Arc::clone(name);
+            let (final_pdtl, diagrams) = (cli.final_pdtl, diagrams.clone());
             verify = verify.on_game_end(move |end| {
-                if end.coherent && !end.rejected && !end.left_out {
+                if let Some(d) = &diagrams {
+                    d.lock().expect("no thread panics holding it").game_end(end);
+                }
+                if final_pdtl && end.coherent && !end.rejected && !end.left_out {
                     let name = name.lock().expect("no thread panics holding it");
                     if end.path.is_empty() {
                         say!("{name}:{}: final position: {}", end.line, end.position);
@@ -161,6 +174,7 @@ pub struct Session<'c> {
     filter: Filter,
     /// What `--dedup` and `--stop-after` count on, for every input.
     ledger: Ledger,
+    diagrams: SharedDiagrams,
     rejects: Option<Output>,
     duplicates: Option<Output>,
     total: Report,
@@ -191,9 +205,17 @@ impl<'c> Session<'c> {
         };
         let name = InputName::default();
         let ledger = Ledger::new();
+        let diagrams = match &cli.diagrams {
+            Some(dir) => Some(Arc::new(Mutex::new(Diagrams::new(
+                dir.clone(),
+                cli.diagram_options(),
+            )?))),
+            None => None,
+        };
         Ok(Session {
             cli,
-            filter: build_filter(cli, &name, &ledger),
+            filter: build_filter(cli, &name, &ledger, &diagrams),
+            diagrams,
             ledger,
             name,
             rejects,
@@ -303,7 +325,8 @@ impl<'c> Session<'c> {
         };
         // Cut where the filter the options ask for ends games, leaving out
         // the games it leaves out.
-        let reading = filter_builder(self.cli, &self.name, &self.ledger).fail_fast(false);
+        let reading =
+            filter_builder(self.cli, &self.name, &self.ledger, &self.diagrams).fail_fast(false);
         let cuts = cut_at_games(reading, input, &mut out, size)?;
         self.pieces += cuts.pieces;
         if let Some(e) = fault.take() {
@@ -398,8 +421,9 @@ impl<'c> Session<'c> {
             return Ok(None);
         };
         let jobs = match cli.jobs {
-            // Final positions are printed as games end: one thread keeps their order.
-            _ if cli.fail_fast || cli.final_pdtl => 1,
+            // Final positions are printed (and diagrams named) as games
+            // end: one thread keeps their order.
+            _ if cli.fail_fast || cli.final_pdtl || cli.diagrams.is_some() => 1,
             Some(0) => cores(),
             Some(n) => n.min(max_jobs()),
             None if size.is_some_and(|s| s >= LARGE_INPUT) => cores(),
@@ -432,7 +456,7 @@ impl<'c> Session<'c> {
         name.clone_into(&mut self.name.lock().expect("no thread panics holding it"));
         let report = if jobs > 1 {
             let make = || {
-                let mut f = build_filter(cli, &self.name, &self.ledger);
+                let mut f = build_filter(cli, &self.name, &self.ledger, &self.diagrams);
                 f.set_file_name(&name);
                 f.set_cut_short(Some(fault.cut.clone()));
                 f
@@ -548,6 +572,11 @@ impl<'c> Session<'c> {
     /// Writes the rejects and duplicates files whole and prints the
     /// summary.
     pub fn finish(mut self) -> io::Result<Outcome> {
+        if let Some(d) = &self.diagrams {
+            if let Some(e) = d.lock().expect("no thread panics holding it").take_error() {
+                return Err(e);
+            }
+        }
         if let Some(r) = self.rejects.take() {
             r.commit()?;
         }

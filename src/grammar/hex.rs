@@ -21,6 +21,17 @@ pub struct Hex {
     line: u8,
 }
 
+/// The three colours of the board's hexes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HexColour {
+    /// White's king and queen start on white hexes.
+    White,
+    /// Black's king and queen start on black hexes.
+    Black,
+    /// The third colour: the midline's, and so the central hex F14's.
+    Coloured,
+}
+
 /// Why a coordinate is not a hex of the board.
 ///
 /// ```
@@ -131,6 +142,26 @@ impl Hex {
     /// The cross-line, 0-28.
     pub fn line(self) -> u8 {
         self.line
+    }
+
+    /// Its colour: the hexes of one cross-line share a colour, and the
+    /// colours follow each other line by line, so that the midline (14)
+    /// is coloured, White's vertex F0 black and Black's vertex F28 white,
+    /// as the spec's board has them (White's king and queen on white hexes).
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Hex, HexColour};
+    /// let colour = |h: &str| Hex::parse(h.as_bytes()).unwrap().colour();
+    /// assert_eq!(colour("F14"), HexColour::Coloured);
+    /// assert_eq!(colour("G1"), HexColour::White);
+    /// assert_eq!(colour("G27"), HexColour::Black);
+    /// ```
+    pub fn colour(self) -> HexColour {
+        match self.line % 3 {
+            0 => HexColour::Black,
+            1 => HexColour::White,
+            _ => HexColour::Coloured,
+        }
     }
 
     /// A dense index in `0..169`, ordered by line then column.
@@ -417,6 +448,42 @@ mod tests {
                 Hex::on_line(line).collect::<Vec<_>>()
             );
         }
+    }
+
+    #[test]
+    fn neighbours_differ_in_colour_and_diagonals_keep_it() {
+        let f14 = Hex::parse(b"F14").unwrap();
+        for n in ["F12", "F16", "E13", "E15", "G13", "G15"] {
+            assert_ne!(
+                Hex::parse(n.as_bytes()).unwrap().colour(),
+                f14.colour(),
+                "{n}"
+            );
+        }
+        for d in ["D14", "H14", "E11", "E17", "G11", "G17"] {
+            assert_eq!(
+                Hex::parse(d.as_bytes()).unwrap().colour(),
+                f14.colour(),
+                "{d}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_vertices_are_three_white_and_three_black() {
+        let colour = |h: &[u8]| Hex::parse(h).unwrap().colour();
+        let corners: [&[u8]; 6] = [b"F0", b"P7", b"P21", b"F28", b"Z21", b"Z7"];
+        let whites = corners
+            .iter()
+            .filter(|h| colour(h) == HexColour::White)
+            .count();
+        let blacks = corners
+            .iter()
+            .filter(|h| colour(h) == HexColour::Black)
+            .count();
+        assert_eq!((whites, blacks), (3, 3));
+        assert_eq!(colour(b"F0"), HexColour::Black);
+        assert_eq!(colour(b"F28"), HexColour::White);
     }
 
     #[test]

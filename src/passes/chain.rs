@@ -202,6 +202,9 @@ pub struct Context {
     /// Where the game's first byte is (a comment before its tags
     /// included): the line ndjson's `line` names.
     pub game_start: Pos,
+    /// The game's number among the games of the stream read, from 1 (a
+    /// piece of a parallel run counts from its own start).
+    pub(crate) game_number: u64,
     /// This game's diagnostics: its first error ends the list (the game is
     /// rejected, and later errors tend to follow from the first), and
     /// warnings stop at [`MAX_WARNINGS`], so that a hostile game costs
@@ -341,10 +344,11 @@ impl Context {
     }
 
     /// A new game: no diagnostics, no letters redefined.
-    pub(crate) fn reset(&mut self, game_start: Pos) {
+    pub(crate) fn reset(&mut self, game_start: Pos, game_number: u64) {
         self.redefine = RedefineMap::default();
         self.depth = 0;
         self.game_start = game_start;
+        self.game_number = game_number;
         self.diagnostics.clear();
         self.offsets.clear();
         self.has_error = false;

@@ -368,7 +368,8 @@ impl Reading<'_> {
         self.game.raw.clear();
         self.movetext = Default::default();
         self.places.forget();
-        self.f.cx.reset(start);
+        // The games before it have been counted as they ended.
+        self.f.cx.reset(start, self.io.report.games_read + 1);
         self.f.chain.begin_game(&mut self.f.cx);
         self.f.writer.begin(start.line);
     }

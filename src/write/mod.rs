@@ -4,6 +4,7 @@
 //! nothing behind.
 
 mod ctl;
+mod diagram;
 mod held;
 mod json;
 mod split;
@@ -14,6 +15,7 @@ use crate::passes::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::verify::GameEndHook;
 use ctl::CtlPgn;
+pub use diagram::{Diagram, DiagramOptions, Marks, PieceStyle};
 use json::Ndjson;
 use split::Split;
 pub use split::VARIATION_PATH_TAG;
@@ -342,11 +344,11 @@ impl Writer {
     }
 
     /// The game is to be written: hands the end of each variation game
-    /// replayed to the hook, in the order they are written. `game_line` is
-    /// the game's first line.
-    pub fn variation_ends(&self, game_line: u64) {
+    /// replayed to the hook, in the order they are written; `cx` is the
+    /// game's.
+    pub fn variation_ends(&self, cx: &Context) {
         if let Some(s) = &self.split {
-            s.hand_ends(game_line);
+            s.hand_ends(cx);
         }
     }
 

@@ -62,10 +62,20 @@ pub(super) struct Split {
     /// The errors read inside variations, each the first of its line
     /// ([`Split::fault`]): where, and what.
     faults: Vec<(Pos, Message)>,
-    /// With a hook, each variation game replayed (its line, its replay,
-    /// whether it replayed whole), in the order they are written: told
-    /// once the game's verdict is known, only if the game is written.
-    ends: Vec<(u32, Replay, bool)>,
+    /// With a hook, each variation game replayed, in the order they are
+    /// written: told once the game's verdict is known, only if the game is
+    /// written.
+    ends: Vec<VariationEnd>,
+}
+
+/// How a variation game's replay ended.
+#[derive(Debug)]
+struct VariationEnd {
+    line: u32,
+    replay: Replay,
+    /// The last coherent half-move, and the first incoherent one.
+    last_move: Option<HalfMove>,
+    incoherent: Option<HalfMove>,
 }
 
 #[derive(Debug)]
@@ -407,15 +417,21 @@ impl Split {
             }
             if verify {
                 let mut replay = Replay::new(self.pdtl.as_ref());
-                let fault = moves.iter().find_map(|mv| {
+                let fault = moves.iter().enumerate().find_map(|(k, mv)| {
                     let fault = replay
                         .numbering_fault(mv)
                         .map(Err)
                         .unwrap_or_else(|| replay.play(mv));
-                    fault.err().map(|e| (mv, e))
+                    fault.err().map(|e| (k, mv, e))
                 });
-                let coherent = fault.is_none();
-                if let Some((mv, e)) = fault {
+                let played = fault.as_ref().map_or(moves.len(), |f| f.0);
+                let end = VariationEnd {
+                    line: i as u32,
+                    replay,
+                    last_move: played.checked_sub(1).map(|k| moves[k]),
+                    incoherent: fault.as_ref().map(|f| *f.1),
+                };
+                if let Some((_, mv, e)) = fault {
                     let path = self.path_text(i as u32);
                     let message = incoherent(mv, &e);
                     let text = format!("variation {path}: {message}");
@@ -423,7 +439,7 @@ impl Split {
                     self.lines[i].failed = true;
                 }
                 if self.hook.is_some() {
-                    self.ends.push((i as u32, replay, coherent));
+                    self.ends.push(end);
                 }
             }
         }
@@ -499,21 +515,35 @@ impl Split {
     /// The game is written: hands the end of each variation game replayed
     /// to the hook, in the order they are written (`game_line`: the game's
     /// first line, which names them too).
-    pub fn hand_ends(&self, game_line: u64) {
+    pub fn hand_ends(&self, cx: &Context) {
         let Some(hook) = &self.hook else {
             return;
         };
+        let id = self.head.iter().find_map(|h| match h {
+            Head::Tag { name, value } if self.text(name) == "Id" => Some(self.text(value)),
+            _ => None,
+        });
         let mut path = Vec::new();
-        for (line, replay, coherent) in &self.ends {
-            self.path(*line, &mut path);
+        let mut variation_id = String::new();
+        for end in &self.ends {
+            self.path(end.line, &mut path);
+            if let Some(id) = id {
+                variation_id.clear();
+                with_path(id, &self.path_text(end.line), &mut variation_id);
+            }
+            let coherent = end.incoherent.is_none();
             hook.call(&GameEnd {
-                position: &replay.position,
-                coherent: *coherent,
+                position: &end.replay.position,
+                coherent,
                 rejected: !coherent,
-                half_moves: replay.half_moves,
-                line: game_line,
+                half_moves: end.replay.half_moves,
+                line: cx.game_start.line,
                 left_out: false,
                 path: &path,
+                number: cx.game_number,
+                id: id.map(|_| variation_id.as_str()),
+                last_move: end.last_move.as_ref(),
+                incoherent: end.incoherent.as_ref(),
             });
         }
     }

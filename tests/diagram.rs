@@ -1,0 +1,348 @@
+//! Board diagrams: the SVG text (snapshots under snapshots/diagram/), and
+//! what a real renderer (resvg) draws from it, pixel by pixel.
+
+use ctlpgn_filter::{
+    Diagram, DiagramOptions, FilterBuilder, Hex, Marks, Pdtl, Position, Side, Verify,
+};
+use resvg::{tiny_skia, usvg};
+use std::sync::{Arc, Mutex};
+
+/// The spec's continuation example ("Exception: continuation of games").
+const SPEC_CONTINUATION: &str = "/28:v/27:1k/26:1jg/25:r1nr/24:pejep/23:pp2pp/22:2pjp2/21:4p3/11:3J4/9:4J3/8:3G3/7:2NN1P2/6:2P1Pd1/5:PPG2g/4:PE1EP/3:R3/2:2R/1:DK/0:V/ b KRrkr - 2";
+
+fn hex(s: &str) -> Hex {
+    Hex::parse(s.as_bytes()).unwrap()
+}
+
+fn options(view: Side) -> DiagramOptions {
+    DiagramOptions {
+        view,
+        ..DiagramOptions::default()
+    }
+}
+
+/// The final position of the one game in `input`, and its last move's marks.
+fn final_of(input: &[u8]) -> (Position, Marks) {
+    let end = Arc::new(Mutex::new(None));
+    let keep = Arc::clone(&end);
+    let verify = Verify::new().on_game_end(move |e| {
+        let marks = e.last_move.map(Marks::last_move).unwrap_or_default();
+        *keep.lock().unwrap() = Some((e.position.clone(), marks));
+    });
+    let (_, _, report) = FilterBuilder::new()
+        .verify(verify)
+        .build()
+        .filter_bytes(input);
+    assert_eq!(report.games_rejected, 0);
+    let end = end.lock().unwrap().take();
+    end.expect("the game ended")
+}
+
+/// The positions the snapshots show: name, options, position, marks; the
+/// marked last move last.
+fn cases() -> Vec<(&'static str, DiagramOptions, Position, Marks)> {
+    let spec = Position::from_pdtl(&Pdtl::parse(SPEC_CONTINUATION).unwrap());
+    let real = std::fs::read("corpus/real-2023-09-08.ctl-pgn").unwrap();
+    let (real, real_marks) = final_of(&real);
+    let (opening, last_move) = final_of(b"1. E7-E13, E21-E15\n2. JF6-B12:\n");
+    let initial = Position::initial;
+    vec![
+        ("initial", options(Side::White), initial(), Marks::default()),
+        (
+            "spec-continuation",
+            options(Side::White),
+            spec,
+            Marks::default(),
+        ),
+        ("real-2023-09-08", options(Side::White), real, real_marks),
+        (
+            "initial-black-view",
+            options(Side::Black),
+            initial(),
+            Marks::default(),
+        ),
+        ("last-move", options(Side::White), opening, last_move),
+    ]
+}
+
+#[test]
+fn diagram_snapshots() {
+    insta::with_settings!({
+        snapshot_path => "../snapshots/diagram",
+        prepend_module_to_snapshot => false,
+    }, {
+        for (name, options, position, marks) in cases() {
+            let svg = Diagram::new(options).svg(&position, &marks);
+            insta::assert_snapshot!(name, svg);
+        }
+    });
+}
+
+/// Renders `svg` as resvg does, with the system's fonts.
+fn render(svg: &str) -> tiny_skia::Pixmap {
+    let mut opt = usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg, &opt).expect("resvg reads the SVG");
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+}
+
+/// The colour at `(x, y)`, as `#rrggbb`.
+fn colour(p: &tiny_skia::Pixmap, (x, y): (f64, f64)) -> String {
+    let c = p
+        .pixel(x.round() as u32, y.round() as u32)
+        .expect("inside the image");
+    format!("#{:02x}{:02x}{:02x}", c.red(), c.green(), c.blue())
+}
+
+/// The fills the SVG gives each hex colour, read from its text.
+fn fill_of(svg: &str, class: &str) -> String {
+    let at = svg.find(&format!("class=\"{class}\" fill=\"")).unwrap() + class.len() + 15;
+    svg[at..at + 7].to_string()
+}
+
+#[test]
+fn f14_is_drawn_in_the_coloured_colour() {
+    let d = Diagram::new(DiagramOptions::default());
+    let svg = d.svg(&Position::initial(), &Marks::default());
+    let p = render(&svg);
+    let coloured = fill_of(&svg, "coloured");
+    assert_eq!(colour(&p, d.pixel_of(hex("F14"))), coloured);
+    assert_ne!(coloured, fill_of(&svg, "white"));
+    assert_ne!(coloured, fill_of(&svg, "black"));
+    // Its neighbours up and down its column are the two other colours.
+    assert_eq!(colour(&p, d.pixel_of(hex("F16"))), fill_of(&svg, "white"));
+    assert_eq!(colour(&p, d.pixel_of(hex("F12"))), fill_of(&svg, "black"));
+}
+
+/// The pixel a third of a disc's radius in from its left edge: inside the
+/// disc, clear of the letter.
+fn disc_edge(d: &Diagram, h: Hex) -> (f64, f64) {
+    let (x, y) = d.pixel_of(h);
+    let unit = f64::from(d.options().size) / 524.0;
+    (x - 11.0 * unit, y)
+}
+
+#[test]
+fn a_white_king_disc_stands_on_its_hex() {
+    let d = Diagram::new(DiagramOptions::default());
+    let p = render(&d.svg(&Position::initial(), &Marks::default()));
+    assert_eq!(colour(&p, disc_edge(&d, hex("G1"))), "#ffffff");
+    assert_eq!(colour(&p, disc_edge(&d, hex("G27"))), "#000000");
+    // An empty hex has no disc: its own colour shows.
+    let empty = Position::from_pdtl(&Pdtl::parse("/27:1k/1:1K/ w -- - 0 1").unwrap());
+    let q = render(&d.svg(&empty, &Marks::default()));
+    assert_eq!(colour(&q, disc_edge(&d, hex("G1"))), "#ffffff");
+    assert_ne!(colour(&q, disc_edge(&d, hex("E1"))), "#ffffff");
+}
+
+#[test]
+fn the_six_corners_are_where_the_geometry_puts_them() {
+    let d = Diagram::new(DiagramOptions::default());
+    let svg = d.svg(
+        &Position::from_pdtl(&Pdtl::parse("/27:1k/1:1K/ w -- - 0 1").unwrap()),
+        &Marks::default(),
+    );
+    let p = render(&svg);
+    let centre = d.pixel_of(hex("F14"));
+    let f0 = d.pixel_of(hex("F0"));
+    let radius = f0.1 - centre.1;
+    // A regular hexagon, a vertex towards each player: F0 straight below
+    // the centre, then every 60 degrees round (y grows downward).
+    for (i, corner) in ["F0", "Z7", "Z21", "F28", "P21", "P7"].iter().enumerate() {
+        let angle = std::f64::consts::FRAC_PI_2 - i as f64 * std::f64::consts::FRAC_PI_3;
+        let (x, y) = d.pixel_of(hex(corner));
+        assert!(
+            (x - (centre.0 + radius * angle.cos())).abs() < 0.01,
+            "{corner} x"
+        );
+        assert!(
+            (y - (centre.1 + radius * angle.sin())).abs() < 0.01,
+            "{corner} y"
+        );
+        let class = match corner.as_bytes()[1..] {
+            [b'0'] | [b'2', b'1'] => "black",
+            _ => "white",
+        };
+        assert_eq!(colour(&p, (x, y)), fill_of(&svg, class), "{corner}");
+        // A hex further out along the same ray is off the board: background.
+        let beyond = (
+            centre.0 + (x - centre.0) * 1.085,
+            centre.1 + (y - centre.1) * 1.085,
+        );
+        assert_eq!(colour(&p, beyond), "#ffffff", "beyond {corner}");
+    }
+}
+
+#[test]
+fn the_board_turns_for_blacks_view() {
+    let white = Diagram::new(options(Side::White));
+    let black = Diagram::new(options(Side::Black));
+    let p = render(&black.svg(&Position::initial(), &Marks::default()));
+    let (wx, wy) = white.pixel_of(hex("G1"));
+    let (bx, by) = black.pixel_of(hex("G1"));
+    let height = f64::from(white.height());
+    assert!(
+        wy > height / 2.0 && by < height / 2.0,
+        "G1 below, then above"
+    );
+    assert!(wx > bx, "G1 right of the middle, then left");
+    // White's king is drawn where Black's view puts it, Black's below.
+    assert_eq!(colour(&p, disc_edge(&black, hex("G1"))), "#ffffff");
+    assert_eq!(colour(&p, disc_edge(&black, hex("G27"))), "#000000");
+    assert!(black.pixel_of(hex("G27")).1 > height / 2.0);
+}
+
+#[test]
+fn a_marked_move_tints_its_two_hexes_and_no_other() {
+    let (_, options, position, marks) = cases().pop().unwrap();
+    let d = Diagram::new(options);
+    let plain = render(&d.svg(&position, &Marks::default()));
+    let marked = render(&d.svg(&position, &marks));
+    assert_eq!(marks.moved, [hex("F6"), hex("B12")]);
+    // F6 is empty now: its middle shows the tint.
+    assert_ne!(
+        colour(&plain, d.pixel_of(hex("F6"))),
+        colour(&marked, d.pixel_of(hex("F6")))
+    );
+    // B12 holds the bishop: the tint shows round its disc.
+    let (x, y) = d.pixel_of(hex("B12"));
+    let unit = f64::from(d.options().size) / 524.0;
+    let rim = (x + 16.0 * unit, y);
+    assert_ne!(colour(&plain, rim), colour(&marked, rim));
+    assert_eq!(
+        colour(&plain, d.pixel_of(hex("F14"))),
+        colour(&marked, d.pixel_of(hex("F14")))
+    );
+}
+
+// ───────────────────────── the command line ─────────────────────────
+
+mod support;
+
+/// Runs the binary with `args` then `--diagrams DIR` on `input`: its
+/// status, stderr, and the files written in DIR, sorted by name.
+fn diagrams(args: &[&str], input: &str) -> (Option<i32>, String, Vec<(String, String)>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = support::cmd()
+        .args(args)
+        .arg("--diagrams")
+        .arg(dir.path())
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let mut files: Vec<(String, String)> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            (e.file_name().into_string().unwrap(), text)
+        })
+        .collect();
+    files.sort();
+    let err = String::from_utf8(out.stderr).unwrap();
+    (out.status.code(), err, files)
+}
+
+const TWO_GAMES: &str = "[Variant \"C'escacs\"]\n[Id \"Cescacs-X01-en\"]\n1. E7-E13, E21-E15:\n*\n\
+    [Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+
+#[test]
+fn diagrams_are_named_after_the_id_or_the_number_in_the_input() {
+    let (code, err, files) = diagrams(&["--check"], TWO_GAMES);
+    assert_eq!(code, Some(0), "{err}");
+    let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["2.svg", "Cescacs-X01-en.svg"]);
+    // Each shows its game's final position, as --final-pdtl gives it.
+    assert!(files[1].1.contains("<title>/28:v/27:dk/"));
+    assert!(files[1].1.contains("/15:3p4/"), "{}", &files[1].1[..400]);
+    assert!(files[0].1.contains("/12:3P3/"));
+}
+
+#[test]
+fn a_name_given_twice_gets_a_number_after_it() {
+    let (_, _, files) = diagrams(&["--verify"], &TWO_GAMES.repeat(2));
+    let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "2.svg",
+            "4.svg",
+            "Cescacs-X01-en-2.svg",
+            "Cescacs-X01-en.svg"
+        ]
+    );
+}
+
+#[test]
+fn an_incoherent_games_diagram_is_the_position_before_the_move_marked_red() {
+    let game = "1. E7-E13, E21-E15\n2. G7-E13:\n";
+    let (code, _, files) = diagrams(&["--check"], game);
+    assert_eq!(code, Some(1));
+    assert_eq!(files.len(), 1);
+    let svg = &files[0].1;
+    // After 1. E7-E13, E21-E15: White to move, the pawn still on G7.
+    assert!(
+        svg.contains(" w RKRrkr E15@17-19 0 2</title>"),
+        "{}",
+        &svg[..400]
+    );
+    let d = Diagram::new(DiagramOptions::default());
+    let marked = Marks {
+        fault: vec![hex("G7"), hex("E13")],
+        ..Marks::default()
+    };
+    let before = final_of(b"1. E7-E13, E21-E15:\n").0;
+    assert_eq!(*svg, d.svg(&before, &marked));
+}
+
+#[test]
+fn split_variations_get_a_diagram_each() {
+    let game = "[Variant \"C'escacs\"]\n[Id \"Cescacs-X01-en\"]\n\
+        1. E7-E13, E21-E15 (1. ..., F20-F16) 2. F8-F12:\n*\n";
+    let (code, err, files) = diagrams(&["--verify", "--split-variations"], game);
+    assert_eq!(code, Some(0), "{err}");
+    let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(names, ["Cescacs-X01-V-S:1-en.svg", "Cescacs-X01-en.svg"]);
+}
+
+#[test]
+fn diagrams_inside_a_folder_read_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.ctl-pgn"), "1. E7-E13:\n").unwrap();
+    let out = support::cmd()
+        .args(["--check", "--diagrams"])
+        .arg(dir.path().join("boards"))
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("a folder being read"), "{err}");
+    assert!(!dir.path().join("boards").exists());
+}
+
+#[test]
+fn diagram_writes_one_board_to_standard_output() {
+    let pdtl = "/27:1k/1:1K/ w -- - 0 1";
+    let (ok, out, err) = support::run(
+        &[
+            "--diagram",
+            pdtl,
+            "--view",
+            "black",
+            "--diagram-size",
+            "240",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let d = Diagram::new(DiagramOptions {
+        size: 240,
+        ..options(Side::Black)
+    });
+    let position = Position::from_pdtl(&Pdtl::parse(pdtl).unwrap());
+    assert_eq!(out, d.svg(&position, &Marks::default()));
+}
