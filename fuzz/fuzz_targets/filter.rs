@@ -18,6 +18,9 @@
 //! - ndjson is one JSON object a game written, each parsed back;
 //! - every diagnostic names a line of the input and a column on it (or
 //!   just past its end);
+//! - a compressed input cut short (gzip, zstd or xz, cut anywhere) reads as
+//!   the text decoded before the cut, a file ending there, but for the game
+//!   cut short, which is rejected; on one thread as on two in small chunks;
 //! - the span path changes nothing: the reader with its quick readers off
 //!   (every token through the tokenizer) gives the same run;
 //! - with games left out (`--dedup`, `--tag`, `--plies`, `--reaches`,
@@ -35,10 +38,11 @@
 #![no_main]
 
 use ctlpgn_filter::{
-    cut_at_games, run_parallel, run_parallel_into, Context, Diagnostic, FilterBuilder, Flow,
-    Format, HalfMove, Origin, Pass, Pdtl, Report, Sinks, TagPattern, Variation, Verify,
+    cut_at_games, run_parallel, run_parallel_into, Context, CutShort, Diagnostic, FilterBuilder,
+    Flow, Format, HalfMove, Origin, Pass, Pdtl, Report, Sinks, TagPattern, Variation, Verify,
 };
 use libfuzzer_sys::fuzz_target;
+use std::io::Read;
 
 /// Changes nothing, and takes every item.
 struct Unchanged;
@@ -354,7 +358,145 @@ fn check_verify_and_ndjson(data: &[u8], plain: &Run) {
     }
 }
 
+/// `data` compressed in the format `which` picks (gzip, zstd, xz).
+fn compressed(which: u8, data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    match which % 3 {
+        0 => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(data).expect("in memory");
+            e.finish().expect("in memory")
+        }
+        1 => zstd::encode_all(data, 1).expect("in memory"),
+        _ => {
+            let mut e = liblzma::write::XzEncoder::new(Vec::new(), 0);
+            e.write_all(data).expect("in memory");
+            e.finish().expect("in memory")
+        }
+    }
+}
+
+/// A decoder of `which`'s format over `bytes`.
+fn decoder(which: u8, bytes: &[u8]) -> Box<dyn Read + Send + '_> {
+    match which % 3 {
+        0 => Box::new(flate2::read::GzDecoder::new(bytes)),
+        1 => Box::new(zstd::Decoder::new(bytes).expect("in memory")),
+        _ => Box::new(liblzma::read::XzDecoder::new(bytes)),
+    }
+}
+
+/// A decoder's text as the command line reads it: an error of the data
+/// ends the text there, and says it ended early.
+struct CutWhereItFails<R> {
+    inner: R,
+    cut: CutShort,
+}
+
+impl<R: Read> Read for CutWhereItFails<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.cut.is_set() {
+            return Ok(0);
+        }
+        match self.inner.read(buf) {
+            Err(e) if e.kind() != std::io::ErrorKind::Interrupted => {
+                self.cut.set();
+                Ok(0)
+            }
+            other => other,
+        }
+    }
+}
+
+/// `data` compressed, cut at a place its first bytes pick, and read by
+/// the filter as the command line reads a file cut short.
+fn check_cut_short(data: &[u8]) {
+    let [which, at, ..] = *data else {
+        return;
+    };
+    let whole = compressed(which, data);
+    let cut_at = whole.len() * usize::from(at) / 256;
+    let bytes = &whole[..cut_at];
+    // The text decoded before the cut: what the filter must read.
+    let mut text = Vec::new();
+    let _ = decoder(which, bytes).read_to_end(&mut text);
+    let reading = |builder: &(dyn Fn() -> FilterBuilder + Sync)| {
+        let cut = CutShort::new();
+        let make = || {
+            let mut f = builder().build();
+            f.set_cut_short(Some(cut.clone()));
+            f
+        };
+        let input = CutWhereItFails {
+            inner: decoder(which, bytes),
+            cut: cut.clone(),
+        };
+        let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
+        let report = make()
+            .run_with_rejects(input, &mut out, Some(&mut rejects), &mut |d| {
+                diagnostics.push(d.clone())
+            })
+            .expect("memory does not fail");
+        let one: Run = (out, rejects, diagnostics, report);
+        for chunk in [1, 1 + text.len() / 3] {
+            let cut = CutShort::new();
+            let make = || {
+                let mut f = builder().build();
+                f.set_cut_short(Some(cut.clone()));
+                f
+            };
+            let input = CutWhereItFails {
+                inner: decoder(which, bytes),
+                cut: cut.clone(),
+            };
+            let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
+            let report = run_parallel(
+                &make,
+                input,
+                2,
+                chunk,
+                &mut out,
+                Some(&mut rejects),
+                &mut |d| diagnostics.push(d.clone()),
+            )
+            .expect("memory does not fail");
+            assert!(
+                (out, rejects, diagnostics, report) == one,
+                "cut short: --jobs 2 in chunks of {chunk} differs"
+            );
+        }
+        one
+    };
+    let (out, rejects, _, report) = reading(&FilterBuilder::new);
+    let (plain_out, _, _, plain) = run(FilterBuilder::new(), &text);
+    assert_eq!(
+        report.games_read, plain.games_read,
+        "cut short: other games"
+    );
+    assert_eq!(
+        report.games_read,
+        report.games_written + report.games_rejected,
+        "cut short: a game neither written nor rejected"
+    );
+    assert!(
+        whole_games_of(&out, &games_of(&plain_out)),
+        "cut short: a game written that the text read as a file does not write"
+    );
+    assert!(
+        plain.games_written - report.games_written <= 1,
+        "cut short: more than the game cut short lost"
+    );
+    let games = games_of(&text);
+    assert!(
+        whole_games_of(&rejects, &games),
+        "cut short: rejects not whole games"
+    );
+    let every_game = || FilterBuilder::new().pass(Box::new(RejectAll));
+    let (_, all, _, _) = reading(&every_game);
+    assert_eq!(all, &text[leading_blanks(&text)..], "cut short: bytes lost");
+}
+
 fn check(data: &[u8]) {
+    check_cut_short(data);
     let plain = run(FilterBuilder::new(), data);
     assert!(placed_inside(data, &plain.2), "a diagnostic off the input");
     check_verify_and_ndjson(data, &plain);
