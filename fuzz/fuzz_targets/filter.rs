@@ -419,7 +419,8 @@ fn check_cut_short(data: &[u8]) {
     // The text decoded before the cut: what the filter must read.
     let mut text = Vec::new();
     let _ = decoder(which, bytes).read_to_end(&mut text);
-    let reading = |builder: &(dyn Fn() -> FilterBuilder + Sync)| {
+    // The run on `jobs` threads (one: no chunks) in chunks of `chunk`.
+    let reading = |builder: &(dyn Fn() -> FilterBuilder + Sync), jobs: usize, chunk: usize| {
         let cut = CutShort::new();
         let make = || {
             let mut f = builder().build();
@@ -431,36 +432,21 @@ fn check_cut_short(data: &[u8]) {
             cut: cut.clone(),
         };
         let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
-        let report = make()
-            .run_with_rejects(input, &mut out, Some(&mut rejects), &mut |d| {
-                diagnostics.push(d.clone())
-            })
-            .expect("memory does not fail");
-        let one: Run = (out, rejects, diagnostics, report);
+        let mut on_diagnostic = |d: &Diagnostic| diagnostics.push(d.clone());
+        let report = if jobs == 1 {
+            make().run_with_rejects(input, &mut out, Some(&mut rejects), &mut on_diagnostic)
+        } else {
+            let (out, rejects) = (&mut out, Some(&mut rejects as &mut dyn std::io::Write));
+            run_parallel(&make, input, jobs, chunk, out, rejects, &mut on_diagnostic)
+        }
+        .expect("memory does not fail");
+        (out, rejects, diagnostics, report)
+    };
+    let reading = |builder: &(dyn Fn() -> FilterBuilder + Sync)| {
+        let one: Run = reading(builder, 1, 0);
         for chunk in [1, 1 + text.len() / 3] {
-            let cut = CutShort::new();
-            let make = || {
-                let mut f = builder().build();
-                f.set_cut_short(Some(cut.clone()));
-                f
-            };
-            let input = CutWhereItFails {
-                inner: decoder(which, bytes),
-                cut: cut.clone(),
-            };
-            let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
-            let report = run_parallel(
-                &make,
-                input,
-                2,
-                chunk,
-                &mut out,
-                Some(&mut rejects),
-                &mut |d| diagnostics.push(d.clone()),
-            )
-            .expect("memory does not fail");
             assert!(
-                (out, rejects, diagnostics, report) == one,
+                reading(builder, 2, chunk) == one,
                 "cut short: --jobs 2 in chunks of {chunk} differs"
             );
         }
