@@ -431,7 +431,11 @@ fn published_record() -> String {
 }
 
 fn split(input: &str) -> (String, Vec<String>, ctlpgn_filter::Report) {
-    let (out, diags, r) = FilterBuilder::new()
+    split_with(FilterBuilder::new(), input)
+}
+
+fn split_with(builder: FilterBuilder, input: &str) -> (String, Vec<String>, ctlpgn_filter::Report) {
+    let (out, diags, r) = builder
         .split_variations(true)
         .build()
         .filter_bytes(input.as_bytes());
@@ -616,7 +620,8 @@ fn past_a_hundred_games_an_error_rejects_one_more_error_counts_the_rest() {
     input += &"(1. ..., F20-F16 ".repeat(depth - 1);
     input += &")".repeat(depth);
     input += " 2. F8-F12:\n*\n";
-    let (_, diags, r) = split(&input);
+    // (Deeper than --max-depth's default.)
+    let (_, diags, r) = split_with(FilterBuilder::new().max_depth(depth as u32), &input);
     assert_eq!(r.variations_rejected, depth as u64);
     assert_eq!(diags.len(), 101);
     assert!(

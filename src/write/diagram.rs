@@ -107,7 +107,8 @@ impl Marks {
 /// let diagram = Diagram::new(DiagramOptions::default());
 /// let svg = diagram.svg(&Position::initial(), &Marks::default());
 /// assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"480\""));
-/// assert_eq!(svg.matches("<circle").count(), 54); // every piece in its disc
+/// // Every piece in its disc, and the side to move's by its edge.
+/// assert_eq!(svg.matches("<circle").count(), 54 + 1);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Diagram {
