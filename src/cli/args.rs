@@ -119,10 +119,23 @@ pub struct Cli {
     /// Keep only the games whose tag NAME matches the glob PATTERN.
     ///
     /// The whole value must match (`*`, `?`, `[a-z]`, `{a,b}`; case
-    /// counts); repeated, all must hold.
-    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = parse_tag,
-          hide_short_help = true)]
+    /// counts). Repeated: one of those for the same NAME must hold, and
+    /// those for different names all (`--tag Site=A* --tag Site=B*
+    /// --tag Event=*Open*`: site A or B, and an open event).
+    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = parse_tag)]
     pub tags: Vec<TagPattern>,
+    /// Keep only the games a player matching PATTERN plays, in either colour.
+    ///
+    /// A glob over the White or the Black tag, as for --tag (pgn-extract's
+    /// -Tp). Repeated: any of them; with --tag: that too.
+    #[arg(long = "player", value_name = "PATTERN", value_parser = parse_player)]
+    pub players: Vec<TagPattern>,
+    /// Write the games the selection leaves out, and leave out the others.
+    ///
+    /// The selection: --tag, --player, --plies, --reaches (as grep -v).
+    /// Rejected games are rejected all the same.
+    #[arg(short = 'v', long)]
+    pub invert: bool,
     /// Keep only the games whose main line has MIN to MAX half-moves.
     ///
     /// Both included; also MIN.., ..MAX, N.
@@ -220,6 +233,14 @@ pub enum Color {
 }
 
 impl Cli {
+    /// Is a selection asked for: an option that keeps some games only?
+    pub fn selects(&self) -> bool {
+        !self.tags.is_empty()
+            || !self.players.is_empty()
+            || self.plies.is_some()
+            || self.reaches.is_some()
+    }
+
     /// `--dedup`, or an option that implies it.
     pub fn dedup(&self) -> bool {
         self.dedup || self.dedup_result || self.duplicates.is_some()
@@ -229,6 +250,15 @@ impl Cli {
     /// for what clap cannot state itself.
     pub fn parse_checked() -> Cli {
         let cli = Cli::parse();
+        if cli.invert && !cli.selects() {
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::MissingRequiredArgument,
+                    "--invert writes the games a selection leaves out: \
+                     add --tag, --player, --plies or --reaches",
+                )
+                .exit();
+        }
         if cli.final_pdtl && !(cli.verify || cli.check) {
             Cli::command()
                 .error(
@@ -292,6 +322,10 @@ fn parse_tag(s: &str) -> Result<TagPattern, String> {
     TagPattern::parse(s).map_err(|e| e.to_string())
 }
 
+fn parse_player(s: &str) -> Result<TagPattern, String> {
+    TagPattern::player(s).map_err(|e| e.to_string())
+}
+
 fn parse_plies(s: &str) -> Result<SelectPlies, String> {
     SelectPlies::parse(s).map_err(|e| e.to_string())
 }
@@ -317,8 +351,8 @@ fn parse_size(s: &str) -> Result<u64, String> {
 pub const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "0",
-        "Every game was written, or left out as asked (--dedup, --tag, --plies, --reaches) \
-         (with --check: every game is coherent).",
+        "Every game was written, or left out as asked (--dedup, --tag, --player, --plies, \
+         --reaches, --invert) (with --check: every game is coherent).",
     ),
     (
         "1",
@@ -335,6 +369,11 @@ pub const EXIT_STATUS: &[(&str, &str)] = &[
         "3",
         "A binary file (a NUL byte in the first 64 KiB of its text) or a UTF-16 file \
          was skipped.",
+    ),
+    (
+        "4",
+        "A selection (--tag, --player, --plies, --reaches, --invert) kept no game, \
+         as grep's 1: nothing was rejected, nothing matched.",
     ),
 ];
 
@@ -368,7 +407,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
 
 /// How the statuses combine.
 pub const EXIT_PRECEDENCE: &str =
-    "When several apply, the first of 2, 3, 1 is the status; 0 only when none applies.";
+    "When several apply, the first of 2, 3, 1, 4 is the status; 0 only when none applies.";
 
 fn after_help() -> String {
     let width = help_width();

@@ -51,9 +51,10 @@ fn filter_builder(cli: &Cli, name: &InputName, ledger: &Ledger) -> FilterBuilder
     for p in &cli.skip_pass {
         builder = builder.skip_pass(p);
     }
-    for t in &cli.tags {
+    for t in cli.tags.iter().chain(&cli.players) {
         builder = builder.select_tag(t.clone());
     }
+    builder = builder.invert(cli.invert);
     if let Some(p) = &cli.plies {
         builder = builder.plies(p.range());
     }
@@ -96,19 +97,26 @@ pub struct Outcome {
     total: Report,
     unreadable: u64,
     binary: u64,
+    /// A selection was asked for, and kept no game.
+    nothing_selected: bool,
 }
 
 impl Outcome {
     /// 2 when an input could not be read (whatever the games did), or a
     /// folder named held no game file, else 3 when a binary or UTF-16 file
-    /// was skipped, else 1 when a game was rejected, else 0.
+    /// was skipped, else 1 when a game was rejected, else 4 when a
+    /// selection kept no game (grep's 1), else 0.
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(if self.unreadable > 0 {
             2
         } else if self.binary > 0 {
             3
+        } else if rejected_any(&self.total) {
+            1
+        } else if self.nothing_selected {
+            4
         } else {
-            u8::from(rejected_any(&self.total))
+            0
         })
     }
 }
@@ -120,12 +128,21 @@ fn rejected_any(r: &Report) -> bool {
 
 /// The games left out, by reason, as the summary and `--stats` say them:
 /// `72 duplicates`, `3 not matching --tag`.
-fn left_out_parts(l: &LeftOutCounts) -> Vec<String> {
+fn left_out_parts(cli: &Cli, l: &LeftOutCounts) -> Vec<String> {
+    let tag = match (cli.tags.is_empty(), cli.players.is_empty()) {
+        (true, false) => "--player",
+        (false, false) => "--tag or --player",
+        _ => "--tag",
+    };
     [
         (l.duplicates, count(l.duplicates, "duplicate")),
-        (l.tag, format!("{} not matching --tag", l.tag)),
+        (l.tag, format!("{} not matching {tag}", l.tag)),
         (l.plies, format!("{} outside --plies", l.plies)),
         (l.position, format!("{} not reaching --reaches", l.position)),
+        (
+            l.inverted,
+            format!("{} matching the selection (--invert)", l.inverted),
+        ),
         (l.other, format!("{} left out by a pass", l.other)),
     ]
     .into_iter()
@@ -500,6 +517,7 @@ impl<'c> Session<'c> {
                 "not_matching_tag": r.left_out.tag,
                 "outside_plies": r.left_out.plies,
                 "not_reaching": r.left_out.position,
+                "matching_inverted": r.left_out.inverted,
                 "left_out_by_pass": r.left_out.other,
             });
             v["file"] = file.map_or(serde_json::Value::Null, Into::into);
@@ -513,7 +531,7 @@ impl<'c> Session<'c> {
             }
             say!("{v}");
         } else {
-            let left_out = left_out_parts(&r.left_out);
+            let left_out = left_out_parts(self.cli, &r.left_out);
             let left_out = if left_out.is_empty() {
                 String::new()
             } else {
@@ -543,6 +561,9 @@ impl<'c> Session<'c> {
             d.commit()?;
         }
         let t = self.total;
+        if !self.cli.quiet {
+            self.warn_unmet_tag_names();
+        }
         let stopped = self.stopped_after();
         // What was left out, unless -q: a choice, not a problem.
         let chose = !self.cli.quiet && (t.left_out.total() > 0 || stopped);
@@ -584,7 +605,7 @@ impl<'c> Session<'c> {
             } else {
                 "written"
             };
-            let mut left_out: String = left_out_parts(&t.left_out)
+            let mut left_out: String = left_out_parts(self.cli, &t.left_out)
                 .iter()
                 .map(|p| format!(", {p}"))
                 .collect();
@@ -599,11 +620,42 @@ impl<'c> Session<'c> {
                 count(t.warnings, "warning")
             );
         }
+        // Said even under -q: a script tests the status, a person reads this.
+        let nothing_selected =
+            (self.cli.selects() || self.cli.invert) && t.games_written == 0 && !rejected_any(&t);
+        if nothing_selected {
+            say!(
+                "ctlpgn-filter: no game selected: {} read, none {} (exit status 4)",
+                count(t.games_read, "game"),
+                if self.cli.invert {
+                    "left out by the selection (--invert)"
+                } else {
+                    "matching the selection"
+                }
+            );
+        }
         Ok(Outcome {
             total: t,
             unreadable: self.unreadable + self.empty,
             binary: self.binary + self.utf16,
+            nothing_selected,
         })
+    }
+
+    /// Warns of each tag name `--tag` or `--player` asks for that no game
+    /// of the run carries, naming the one met in another case if any.
+    fn warn_unmet_tag_names(&self) {
+        for (name, other_case) in self.ledger.unmet_tag_names() {
+            let asked = match self.cli.tags.iter().find(|t| t.name() == name) {
+                Some(t) => format!("--tag {name}={}", t.pattern()),
+                None => "--player".to_string(),
+            };
+            let hint = match other_case {
+                Some(other) => format!(": games have {other} (tag names are case-sensitive)"),
+                None => String::new(),
+            };
+            say!("ctlpgn-filter: warning: {asked}: no game read has a tag {name}{hint}");
+        }
     }
 }
 
