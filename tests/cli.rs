@@ -345,13 +345,13 @@ fn help_has_exit_status_and_examples() {
         .find("\nExit status:\n")
         .expect("an exit status section");
     let statuses = &help[exit..];
-    for status in ["0", "1", "2", "3"] {
+    for status in ["0", "1", "2", "3", "4"] {
         assert!(
             statuses.contains(&format!("\n  {status}   ")),
             "{status}: {help}"
         );
     }
-    assert!(statuses.contains("the first of 2, 3, 1"), "{help}");
+    assert!(statuses.contains("the first of 2, 3, 1, 4"), "{help}");
     assert!(help.contains("\nExamples:\n  ctlpgn-filter "), "{help}");
 }
 
@@ -378,7 +378,7 @@ fn the_man_page_has_exit_status_environment_and_examples_sections() {
     );
     let exit =
         &page[page.find(".SH \"EXIT STATUS\"").unwrap()..page.find(".SH ENVIRONMENT").unwrap()];
-    for status in ["0", "1", "2", "3"] {
+    for status in ["0", "1", "2", "3", "4"] {
         assert!(exit.contains(&format!(".TP\n\\fB{status}\\fR\n")), "{exit}");
     }
     let examples = &page[page.find(".SH EXAMPLES").unwrap()..];
