@@ -129,7 +129,8 @@ fn ndjson_writes_one_object_per_game_with_the_documented_schema() {
         serde_json::json!({
             "file": "<stdin>",
             "line": 1,
-            "tags": [["Variant", "C'escacs"], ["Event", "CG"]],
+            "tags": {"Variant": "C'escacs", "Event": "CG"},
+            "tag_list": [["Variant", "C'escacs"], ["Event", "CG"]],
             "start": null,
             "moves": [
                 {"number": 1, "side": "white", "move": "E7-E13"},
@@ -147,7 +148,8 @@ fn ndjson_start_is_the_canonical_pdtl_and_tag_values_are_unescaped() {
     let input = "[Variant \"C'escacs\"]\n[Title \"a \\\"b\\\"\"]\n[Redefine \"Q@D\"]\n[PDTL \"/27:1k/1:QK/ w - - 0 1\"]\n1. QE1-E3:\n*\n";
     let g = &ndjson(input, &[])[0];
     assert_eq!(g["start"], "/27:1k/1:DK/ w - - 0 1");
-    assert_eq!(g["tags"][1], serde_json::json!(["Title", "a \"b\""]));
+    assert_eq!(g["tags"]["Title"], "a \"b\"");
+    assert_eq!(g["tag_list"][1], serde_json::json!(["Title", "a \"b\""]));
     assert_eq!(g["moves"][0]["move"], "DE1-E3");
 }
 

@@ -171,6 +171,14 @@ impl Writer {
         }
     }
 
+    /// The game's final position, as a replay left it: ndjson's
+    /// `final_pdtl` (CTL-PGN has no place for it).
+    pub fn final_position(&mut self, position: &impl std::fmt::Display) {
+        if let Layout::Ndjson(w) = &mut self.layout {
+            w.final_position(position);
+        }
+    }
+
     /// `--fix-result`: the `Result` tag, if written, says `result`.
     pub fn fix_result_tag(&mut self, result: Outcome) {
         laid_out!(&mut self.layout, w => w.fix_result_tag(result))
