@@ -1,6 +1,7 @@
 //! The options, as clap reads them and as `--help`, `--man` and
 //! `--completions` show them.
 
+use super::inputs::GameFiles;
 use clap::{Command, CommandFactory, Parser, ValueEnum};
 use ctlpgn_filter::{Pdtl, SelectPlies, TagPattern, PASS_NAMES};
 use std::path::PathBuf;
@@ -40,6 +41,16 @@ pub struct Cli {
     /// .zst, .xz or .bz2. DIR must not be inside a folder read.
     #[arg(long, value_name = "DIR", requires = "files")]
     pub out_dir: Option<PathBuf>,
+    /// Read the files of a folder whose names match PATTERN (repeatable).
+    ///
+    /// In place of the default, *.ctl-pgn and *.pgn; a glob over the name,
+    /// case aside, with or without its .gz, .zst, .xz or .bz2 (`--glob
+    /// '*.txt' --glob '*.pgn'`).
+    #[arg(long = "glob", value_name = "PATTERN")]
+    pub globs: Vec<String>,
+    /// Read hidden files and folders (`.name`) met while walking folders.
+    #[arg(long)]
+    pub hidden: bool,
     /// Follow symbolic links met while walking folders.
     ///
     /// A link back to a folder it is in is reported and skipped.
@@ -241,6 +252,12 @@ impl Cli {
             || self.reaches.is_some()
     }
 
+    /// The files a folder's walk reads (`--glob`, `--hidden`); the globs
+    /// were checked by [`Cli::parse_checked`].
+    pub fn game_files(&self) -> GameFiles {
+        GameFiles::new(&self.globs, self.hidden).expect("checked as parsed")
+    }
+
     /// `--dedup`, or an option that implies it.
     pub fn dedup(&self) -> bool {
         self.dedup || self.dedup_result || self.duplicates.is_some()
@@ -250,6 +267,11 @@ impl Cli {
     /// for what clap cannot state itself.
     pub fn parse_checked() -> Cli {
         let cli = Cli::parse();
+        if let Err(e) = GameFiles::new(&cli.globs, cli.hidden) {
+            Cli::command()
+                .error(clap::error::ErrorKind::ValueValidation, e)
+                .exit();
+        }
         if cli.invert && !cli.selects() {
             Cli::command()
                 .error(

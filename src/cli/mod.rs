@@ -109,12 +109,14 @@ fn run(cli: &Cli) -> io::Result<Outcome> {
         cli.files.clone()
     };
     let skip = checks::outputs(cli);
+    let names = cli.game_files();
     let expanded = Walk {
         follow: cli.follow,
+        names: &names,
         skip: &skip,
     }
     .expand(&named);
-    checks::refuse_clashes(cli, &expanded)?;
+    checks::refuse_clashes(cli, &names, &expanded)?;
     let entries = &expanded.entries;
     if let Some(n) = cli.jobs.filter(|&n| n > session::max_jobs()) {
         if !cli.quiet {

@@ -4,6 +4,7 @@
 use super::args::{Cli, Color, OutputFormat};
 use super::decode;
 use super::flood::Flood;
+use super::inputs::GameFiles;
 use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
 use ctlpgn_filter::{
@@ -254,10 +255,26 @@ impl<'c> Session<'c> {
                 count(n, "symbolic link")
             ),
         };
+        let hidden = if self.cli.hidden {
+            ""
+        } else {
+            ", hidden ones aside"
+        };
+        let glob = if self.cli.globs.is_empty() {
+            "; --glob reads other names (--glob '*.txt')"
+        } else {
+            ""
+        };
+        let hidden_fix = if self.cli.hidden {
+            ""
+        } else {
+            ", --hidden hidden ones"
+        };
         say!(
-            "ctlpgn-filter: {}: no game file in this folder (.ctl-pgn or .pgn, \
-             compressed or not, hidden ones aside): nothing read from it{links}",
-            path.display()
+            "ctlpgn-filter: {}: no game file in this folder ({}{hidden}): nothing read from \
+             it{links}{glob}{hidden_fix}",
+            path.display(),
+            GameFiles::described(&self.cli.globs)
         );
         self.empty += 1;
     }
