@@ -161,8 +161,8 @@ pub struct Cli {
     /// Stop reading once N games are written.
     ///
     /// The rest of the input, and the inputs after it, are not read.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
-          conflicts_with = "in_place", hide_short_help = true)]
+    #[arg(long, value_name = "N", value_parser = parse_stop_after, allow_hyphen_values = true,
+          conflicts_with = "in_place")]
     pub stop_after: Option<u64>,
     /// Copy the input cut at game starts into pieces of SIZE bytes or more.
     ///
@@ -181,7 +181,7 @@ pub struct Cli {
     /// By default one per core for a regular file of 4 MB or more on disk,
     /// else 1. At most 4 per core: more are capped, with a warning. The
     /// output is the same for any N.
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = parse_jobs, allow_hyphen_values = true)]
     pub jobs: Option<usize>,
     /// Bytes per chunk with --jobs (for tests of the chunking).
     #[arg(long, hide = true, default_value_t = CHUNK_BYTES)]
@@ -346,6 +346,25 @@ fn parse_tag(s: &str) -> Result<TagPattern, String> {
 
 fn parse_player(s: &str) -> Result<TagPattern, String> {
     TagPattern::player(s).map_err(|e| e.to_string())
+}
+
+/// `--jobs N`: a whole number, 0 for one thread per core.
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    s.parse().map_err(|_| {
+        format!(
+            "--jobs takes a whole number of threads, from 1 up (this machine has {} cores); \
+             0 means one per core",
+            super::session::cores()
+        )
+    })
+}
+
+/// `--stop-after N`: a whole number of games, 1 or more.
+fn parse_stop_after(s: &str) -> Result<u64, String> {
+    s.parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| "--stop-after takes a whole number of games, 1 or more".to_string())
 }
 
 fn parse_plies(s: &str) -> Result<SelectPlies, String> {

@@ -192,6 +192,8 @@ pub struct Session<'c> {
     empty: u64,
     /// `--cut`: pieces written.
     pieces: u64,
+    /// Where the first error was (`FILE:LINE`), for `--fail-fast`'s summary.
+    first_error: Option<String>,
     color: bool,
     flood: Flood,
 }
@@ -221,6 +223,7 @@ impl<'c> Session<'c> {
             utf16: 0,
             empty: 0,
             pieces: 0,
+            first_error: None,
             color,
             flood: Flood::new(cli.all_diagnostics),
         })
@@ -445,7 +448,11 @@ impl<'c> Session<'c> {
         let (quiet, color) = (cli.quiet, self.color);
         let bar = progress.clone();
         let flood = &mut self.flood;
+        let first_error = &mut self.first_error;
         let mut on_diag = |d: &Diagnostic| {
+            if d.severity == Severity::Error && first_error.is_none() {
+                *first_error = Some(format!("{name}:{}", d.line));
+            }
             if !(quiet && d.severity != Severity::Error) && flood.admit(d) {
                 let text = d.render_styled(&name, color);
                 bar.suspend(|| streams::to_stderr(format_args!("{text}")));
@@ -628,6 +635,9 @@ impl<'c> Session<'c> {
                 .collect();
             if let (true, Some(n)) = (stopped, self.cli.stop_after) {
                 left_out += &format!(", stopped after {n} {kept} (--stop-after)");
+            }
+            if let (true, Some(at)) = (self.cli.fail_fast, &self.first_error) {
+                left_out += &format!(", stopped at the first rejected game, at {at} (--fail-fast)");
             }
             say!(
                 "ctlpgn-filter: {} read, {} {kept}, {} rejected{variations}{left_out}, {}{files}",
