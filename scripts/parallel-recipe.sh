@@ -73,8 +73,13 @@ expect 1 one "$bin" "$work/input.ctl-pgn" > "$work/one"
 
 # The recipe.
 expect 0 cut "$bin" --cut 64K "$work/input.ctl-pgn" > "$work/pieces"
-in_parallel recipe "$work/parallel" --pipe -N1 --recend '\0' --rrs -k < "$work/pieces"
+# As the README prints it: --block twice the pieces' size, so that
+# parallel never warns of a record longer than its block.
+in_parallel recipe "$work/parallel" --pipe -N1 --block 128K --recend '\0' --rrs -k < "$work/pieces"
 [ "$failed_jobs" -gt 0 ] || fail "recipe: no job rejected a game" "$work/recipe.jobs"
+if grep -q "longer than" "$work/recipe.err"; then
+    fail "recipe: parallel warned of a record longer than its block" "$work/recipe.err"
+fi
 same "$work/one" "$work/parallel" "the recipe"
 echo "parallel recipe: same bytes as one run ($(wc -c < "$work/one") bytes written)"
 
