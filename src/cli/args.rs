@@ -183,6 +183,19 @@ pub struct Cli {
           conflicts_with_all = ["check", "in_place", "out_dir", "format", "verify", "rejects",
                                 "fail_fast", "duplicates"])]
     pub cut: Option<u64>,
+    /// With --cut, start each piece with a line naming where it comes from.
+    ///
+    /// `%ctlpgn-filter-origin LINE BYTE FILE`: a run whose input starts so
+    /// (a GNU parallel job with -N1) names FILE in its diagnostics and its
+    /// ndjson, counting lines and bytes as a run over FILE would, and never
+    /// writes that line. Not for engines that join pieces (Spark).
+    #[arg(
+        help_heading = "Running",
+        long,
+        requires = "cut",
+        hide_short_help = true
+    )]
+    pub mark_origin: bool,
     /// Worker threads (0: one per core).
     ///
     /// By default one per core for a regular file of 4 MB or more on disk,

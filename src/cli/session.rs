@@ -8,8 +8,8 @@ use super::inputs::GameFiles;
 use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
 use ctlpgn_filter::{
-    cut_at_games, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger,
-    LeftOutCounts, Origin, Report, Severity, Sinks, Verify,
+    cut_at_games_marked, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger,
+    LeftOutCounts, Origin, Report, Severity, Sinks, Verify, ORIGIN_MARK,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
@@ -329,7 +329,7 @@ impl<'c> Session<'c> {
     /// A compressed input is cut decompressed.
     pub fn cut_or_skip(&mut self, path: &Path, out: &mut dyn Write, size: u64) -> io::Result<()> {
         let opened = self.open(path, &ProgressBar::hidden());
-        let Some((name, input, _)) = self.skip_unreadable(opened)? else {
+        let Some((name, input, _, _)) = self.skip_unreadable(opened)? else {
             return Ok(());
         };
         let mut out = Separated {
@@ -339,7 +339,8 @@ impl<'c> Session<'c> {
         // Cut where the filter the options ask for ends games, leaving out
         // the games it leaves out.
         let reading = filter_builder(self.cli, &self.name, &self.ledger).fail_fast(false);
-        let cuts = cut_at_games(reading, input, &mut out, size)?;
+        let marked = self.cli.mark_origin.then_some(name.as_str());
+        let cuts = cut_at_games_marked(reading, input, &mut out, size, marked)?;
         self.pieces += cuts.pieces;
         // A game in a piece is written there, unchanged.
         self.total.games_read += cuts.games + cuts.left_out.total();
@@ -367,7 +368,9 @@ impl<'c> Session<'c> {
     }
 
     /// Opens one input (a path, or `-` for stdin): its name, its text
-    /// (decompressed if it was compressed), its size on disk if known;
+    /// (decompressed if it was compressed), its size on disk if known, and
+    /// where it starts in the input it was cut from (`--mark-origin`'s
+    /// line, which names that input, read and taken off);
     /// `None` when it is binary (a NUL byte in the first [`BINARY_BLOCK`]
     /// bytes of its text) or UTF-16, reported once. `progress` counts the
     /// bytes read from the disk.
@@ -376,7 +379,7 @@ impl<'c> Session<'c> {
         &mut self,
         path: &Path,
         progress: &ProgressBar,
-    ) -> io::Result<Option<(String, Box<dyn Read>, Option<u64>)>> {
+    ) -> io::Result<Option<(String, Box<dyn Read>, Option<u64>, Origin)>> {
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
             "<stdin>".to_string()
@@ -416,8 +419,12 @@ impl<'c> Session<'c> {
             self.binary += 1;
             return Ok(None);
         }
+        let (name, origin, first) = match origin_mark(&first) {
+            Some((origin, cut_from, rest)) => (cut_from, origin, first[rest..].to_vec()),
+            None => (name, Origin::START, first),
+        };
         let input: Box<dyn Read> = Box::new(Cursor::new(first).chain(input));
-        Ok(Some((name, input, size)))
+        Ok(Some((name, input, size, origin)))
     }
 
     /// Filters one input (a path, or `-` for stdin) into `out`; `None` when
@@ -425,13 +432,15 @@ impl<'c> Session<'c> {
     fn filter_file(&mut self, path: &Path, out: &mut dyn Write) -> io::Result<Option<Report>> {
         let cli = self.cli;
         let progress = self.progress_bar(path);
-        let Some((name, input, size)) = self.open(path, &progress)? else {
+        let Some((name, input, size, origin)) = self.open(path, &progress)? else {
             progress.finish_and_clear();
             return Ok(None);
         };
         let jobs = match cli.jobs {
             // Final positions are printed as games end: one thread keeps their order.
             _ if cli.fail_fast || cli.final_pdtl => 1,
+            // A piece of a larger input, counted from where it was cut.
+            _ if origin != Origin::START => 1,
             Some(0) => cores(),
             Some(n) => n.min(max_jobs()),
             None if size.is_some_and(|s| s >= LARGE_INPUT) => cores(),
@@ -482,7 +491,7 @@ impl<'c> Session<'c> {
             })
         } else {
             // The reader reads in blocks of its own: no buffer between.
-            self.filter.run_into(Origin::START, input, sinks)
+            self.filter.run_into(origin, input, sinks)
         };
         progress.finish_and_clear();
         for line in self.flood.finish(&name) {
@@ -725,6 +734,22 @@ impl Write for GameCounter<'_> {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// The line `--cut --mark-origin` starts a piece with, if `first` starts
+/// with one: where the piece starts in the input it was cut from, that
+/// input's name, and where the piece's own bytes start in `first`.
+fn origin_mark(first: &[u8]) -> Option<(Origin, String, usize)> {
+    let rest = first.strip_prefix(ORIGIN_MARK)?;
+    let end = memchr::memchr(b'\n', rest)?;
+    let line = std::str::from_utf8(&rest[..end]).ok()?;
+    let mut fields = line.splitn(3, ' ');
+    let origin = Origin {
+        line: fields.next()?.parse().ok()?,
+        byte: fields.next()?.parse().ok()?,
+    };
+    let name = fields.next()?.to_string();
+    Some((origin, name, ORIGIN_MARK.len() + end + 1))
 }
 
 /// Reads the first [`BINARY_BLOCK`] bytes of `input` (fewer at its end);
