@@ -72,9 +72,18 @@ done > "$work/input.ctl-pgn"
 expect 1 one "$bin" "$work/input.ctl-pgn" > "$work/one"
 
 # The recipe.
-expect 0 cut "$bin" --cut 64K "$work/input.ctl-pgn" > "$work/pieces"
-in_parallel recipe "$work/parallel" --pipe -N1 --recend '\0' --rrs -k < "$work/pieces"
+expect 0 cut "$bin" --cut 64K --mark-origin "$work/input.ctl-pgn" > "$work/pieces"
+# As the README prints it: --block twice the pieces' size, so that
+# parallel never warns of a record longer than its block.
+in_parallel recipe "$work/parallel" --pipe -N1 --block 128K --recend '\0' --rrs -k < "$work/pieces"
 [ "$failed_jobs" -gt 0 ] || fail "recipe: no job rejected a game" "$work/recipe.jobs"
+if grep -q "longer than" "$work/recipe.err"; then
+    fail "recipe: parallel warned of a record longer than its block" "$work/recipe.err"
+fi
+# --mark-origin: the jobs name the file cut, not their standard input.
+if grep -q "<stdin>" "$work/recipe.err" || ! grep -q "^$work/input.ctl-pgn:" "$work/recipe.err"; then
+    fail "recipe: the pieces' diagnostics do not name the file cut" "$work/recipe.err"
+fi
 same "$work/one" "$work/parallel" "the recipe"
 echo "parallel recipe: same bytes as one run ($(wc -c < "$work/one") bytes written)"
 

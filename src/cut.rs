@@ -9,11 +9,18 @@
 //! leave out (`--dedup`, `--tag`, ...) are left out of the pieces, so that
 //! the choices that depend on the games before are taken once, here.
 
+use crate::diag::Pos;
 use crate::filter::{FilterBuilder, LeftOutCounts};
 use crate::passes::{Context, Interest, Pass};
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+/// What starts a line that says where a piece comes from
+/// ([`cut_at_games_marked`]): `%ctlpgn-filter-origin LINE BYTE NAME`, with
+/// the lines and bytes of the input before the piece and the input's name.
+/// A `%` line is PGN's escape, ignored by PGN readers.
+pub const ORIGIN_MARK: &[u8] = b"%ctlpgn-filter-origin ";
 
 /// What [`cut_at_games`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -72,13 +79,41 @@ pub fn cut_at_games(
     out: &mut dyn Write,
     size: u64,
 ) -> io::Result<Cuts> {
+    cut_at_games_marked(filter, input, out, size, None)
+}
+
+/// [`cut_at_games`], and with `name` each piece starts with a line that
+/// says where it comes from ([`ORIGIN_MARK`]): the command line, reading a
+/// piece that starts so, names that input in its diagnostics and counts
+/// its lines and bytes from there, as a run over the whole input would.
+/// For engines that filter each piece alone (GNU parallel's `-N1`): the
+/// line is honoured at the start of an input only.
+///
+/// ```
+/// use ctlpgn_filter::{cut_at_games_marked, FilterBuilder};
+/// let input = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+/// let mut out = Vec::new();
+/// cut_at_games_marked(FilterBuilder::new(), &input[..], &mut out, 1, Some("g.pgn")).unwrap();
+/// let pieces: Vec<&[u8]> = out.split(|&b| b == 0).collect();
+/// assert!(pieces[0].starts_with(b"%ctlpgn-filter-origin 0 0 g.pgn\n[Variant"));
+/// assert!(pieces[1].starts_with(b"%ctlpgn-filter-origin 3 34 g.pgn\n[Variant"));
+/// ```
+pub fn cut_at_games_marked(
+    filter: FilterBuilder,
+    input: impl Read,
+    out: &mut dyn Write,
+    size: u64,
+    name: Option<&str>,
+) -> io::Result<Cuts> {
     let began = Arc::new(AtomicBool::new(false));
+    let start = Arc::new(Mutex::new(Pos::default()));
     // Every game the filter would write is rejected instead: at its verdict
     // when it might be left out, else at once (the game is then not laid
     // out for nothing).
     let late = filter.leaves_games_out();
     let mark = MarkGameStarts {
         began: Arc::clone(&began),
+        start: Arc::clone(&start),
         reject: !late,
     };
     let mut filter = filter.pass(Box::new(mark)).build();
@@ -90,6 +125,9 @@ pub fn cut_at_games(
         since_cut: 0,
         line_ended: true,
         cuts: Cuts::default(),
+        // A line break in a name would end the line early.
+        name: name.map(|n| n.replace(['\n', '\r'], "?")),
+        start,
     };
     let report = filter.run_with_rejects(input, &mut io::sink(), Some(&mut pieces), &mut |_| {})?;
     let mut cuts = pieces.cuts;
@@ -103,6 +141,8 @@ pub fn cut_at_games(
 /// rejects it at once if `reject`.
 struct MarkGameStarts {
     began: Arc<AtomicBool>,
+    /// Where it began.
+    start: Arc<Mutex<Pos>>,
     reject: bool,
 }
 
@@ -116,6 +156,7 @@ impl Pass for MarkGameStarts {
     }
 
     fn begin_game(&mut self, cx: &mut Context) {
+        *self.start.lock().expect("no thread panics holding it") = cx.game_start;
         self.began.store(true, Ordering::Relaxed);
         if self.reject {
             cx.error(cx.game_start, "cut here");
@@ -136,6 +177,10 @@ struct Pieces<'a> {
     /// begins a line.
     line_ended: bool,
     cuts: Cuts,
+    /// The input's name, when each piece says where it comes from.
+    name: Option<String>,
+    /// Where the game beginning now begins in the input.
+    start: Arc<Mutex<Pos>>,
 }
 
 impl Write for Pieces<'_> {
@@ -151,10 +196,18 @@ impl Write for Pieces<'_> {
         }
         if self.began.swap(false, Ordering::Relaxed) {
             self.cuts.games += 1;
-            if self.since_cut >= self.size.max(1) && self.line_ended {
+            let first = self.cuts.bytes == 0;
+            let cut = !first && self.since_cut >= self.size.max(1) && self.line_ended;
+            if cut {
                 self.out.write_all(b"\0")?;
                 self.cuts.pieces += 1;
                 self.since_cut = 0;
+            }
+            if let (true, Some(name)) = (first || cut, &self.name) {
+                let at = *self.start.lock().expect("no thread panics holding it");
+                self.out.write_all(ORIGIN_MARK)?;
+                let line = at.line.saturating_sub(1);
+                writeln!(self.out, "{line} {} {name}", at.offset)?;
             }
         }
         self.out.write_all(buf)?;

@@ -73,12 +73,14 @@ pub struct LeftOutCounts {
     pub position: u64,
     /// Games a pass of your own left out.
     pub other: u64,
+    /// Games that match the selection, left out by `--invert`.
+    pub inverted: u64,
 }
 
 impl LeftOutCounts {
     /// Games left out, for any reason.
     pub fn total(&self) -> u64 {
-        self.duplicates + self.tag + self.plies + self.position + self.other
+        self.duplicates + self.tag + self.plies + self.position + self.other + self.inverted
     }
 
     /// Counts one more game left out for `reason`.
@@ -89,6 +91,7 @@ impl LeftOutCounts {
             LeftOut::Plies => &mut self.plies,
             LeftOut::Position => &mut self.position,
             LeftOut::Other => &mut self.other,
+            LeftOut::Inverted => &mut self.inverted,
         } += 1;
     }
 
@@ -99,6 +102,7 @@ impl LeftOutCounts {
         self.plies += other.plies;
         self.position += other.position;
         self.other += other.other;
+        self.inverted += other.inverted;
     }
 
     fn since(&self, before: &LeftOutCounts) -> LeftOutCounts {
@@ -108,6 +112,7 @@ impl LeftOutCounts {
             plies: self.plies - before.plies,
             position: self.position - before.position,
             other: self.other - before.other,
+            inverted: self.inverted - before.inverted,
         }
     }
 }
@@ -425,7 +430,8 @@ impl FilterBuilder {
     }
 
     /// Leaves out a game unless one of its tags named as `pattern` says
-    /// matches it (`--tag`); called again, every pattern must hold
+    /// matches it (`--tag`, `--player`); called again, one of the patterns
+    /// for the same tags must hold, and every pattern for other tags
     /// ([`SelectTags`]).
     pub fn select_tag(mut self, pattern: TagPattern) -> Self {
         let mut patterns = self
@@ -436,6 +442,28 @@ impl FilterBuilder {
             .unwrap_or_default();
         patterns.push(pattern);
         self.select.tags = Some(SelectTags::new(patterns));
+        self
+    }
+
+    /// Leaves out the games the selection ([`FilterBuilder::select_tag`],
+    /// [`FilterBuilder::plies`], [`FilterBuilder::reaches`]) keeps, and
+    /// keeps the others (`--invert`); counted as [`LeftOut::Inverted`].
+    ///
+    /// ```
+    /// use ctlpgn_filter::{FilterBuilder, TagPattern};
+    /// let mut f = FilterBuilder::new()
+    ///     .select_tag(TagPattern::player("Sasal*").unwrap())
+    ///     .invert(true)
+    ///     .build();
+    /// let (out, _, report) = f.filter_bytes(
+    ///     b"[Variant \"C'escacs\"]\n[Black \"Sasal, Cesc\"]\n1. E7-E13:\n*\n\
+    ///       [Variant \"C'escacs\"]\n[White \"Ros, Xus\"]\n1. E7-E13:\n*\n",
+    /// );
+    /// assert_eq!((report.games_written, report.left_out.inverted), (1, 1));
+    /// assert!(String::from_utf8(out).unwrap().contains("Ros"));
+    /// ```
+    pub fn invert(mut self, invert: bool) -> Self {
+        self.select.invert = invert;
         self
     }
 
@@ -576,7 +604,10 @@ impl FilterBuilder {
     }
 
     /// The filter.
-    pub fn build(self) -> Filter {
+    pub fn build(mut self) -> Filter {
+        if let Some(t) = &mut self.select.tags {
+            t.tell(&self.gate.ledger);
+        }
         let on = |name: &str| !self.skip.contains(&name);
         let mut verify = self.verify;
         if let Some(v) = &mut verify {

@@ -54,6 +54,19 @@ struct Book {
     first: HashMap<u128, (u32, u64)>,
     files: Vec<Arc<str>>,
     written: u64,
+    /// The tag names a selection asks for: met in a game, or else the
+    /// first name met that differs from it in case alone.
+    tag_names: Vec<(String, Met)>,
+}
+
+/// Whether a tag name asked for was met in a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+enum Met {
+    #[default]
+    Not,
+    /// Not it, but this name, which differs from it in case alone.
+    OtherCase(String),
+    Yes,
 }
 
 /// Where a game's first copy is: its file's name (empty when the input
@@ -82,6 +95,60 @@ impl Ledger {
     /// Games written so far.
     pub fn written(&self) -> u64 {
         self.book().written
+    }
+
+    /// The tag names a selection (`--tag`, `--player`) asks for that no
+    /// game read with this ledger carries, each with a name met that
+    /// differs from it in case alone, if one was (`white`: `White`): a
+    /// selection that cannot hold, most likely a typing error.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{FilterBuilder, Ledger, TagPattern};
+    /// let ledger = Ledger::new();
+    /// let mut f = FilterBuilder::new()
+    ///     .select_tag(TagPattern::parse("white=Sasal*").unwrap())
+    ///     .select_tag(TagPattern::parse("Event=*").unwrap())
+    ///     .ledger(ledger.clone())
+    ///     .build();
+    /// f.filter_bytes(b"[Variant \"C'escacs\"]\n[White \"Sasal\"]\n1. E7-E13:\n*\n");
+    /// assert_eq!(
+    ///     ledger.unmet_tag_names(),
+    ///     [("white".to_string(), Some("White".to_string())), ("Event".to_string(), None)]
+    /// );
+    /// ```
+    pub fn unmet_tag_names(&self) -> Vec<(String, Option<String>)> {
+        self.book()
+            .tag_names
+            .iter()
+            .filter_map(|(name, met)| match met {
+                Met::Yes => None,
+                Met::Not => Some((name.clone(), None)),
+                Met::OtherCase(other) => Some((name.clone(), Some(other.clone()))),
+            })
+            .collect()
+    }
+
+    /// A selection asks for these tag names.
+    pub(crate) fn ask_tag_names<'a>(&self, names: impl Iterator<Item = &'a str>) {
+        let mut book = self.book();
+        for name in names {
+            if !book.tag_names.iter().any(|(n, _)| n == name) {
+                book.tag_names.push((name.to_string(), Met::Not));
+            }
+        }
+    }
+
+    /// The tag name `asked` was met in a game, or (`other_case`) a name
+    /// that differs from it in case alone.
+    pub(crate) fn met_tag_name(&self, asked: &str, other_case: Option<&str>) {
+        let mut book = self.book();
+        if let Some((_, met)) = book.tag_names.iter_mut().find(|(n, _)| n == asked) {
+            match other_case {
+                None => *met = Met::Yes,
+                Some(other) if *met == Met::Not => *met = Met::OtherCase(other.to_string()),
+                Some(_) => {}
+            }
+        }
     }
 
     /// Distinct games written so far (with `--dedup`).

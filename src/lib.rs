@@ -42,7 +42,7 @@ mod write;
 
 pub use write::{Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG};
 
-pub use cut::{cut_at_games, Cuts};
+pub use cut::{cut_at_games, cut_at_games_marked, Cuts, ORIGIN_MARK};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 pub use filter::{
     index_implementations, CutShort, Filter, FilterBuilder, LeftOutCounts, Origin, Report, Sinks,

@@ -345,13 +345,13 @@ fn help_has_exit_status_and_examples() {
         .find("\nExit status:\n")
         .expect("an exit status section");
     let statuses = &help[exit..];
-    for status in ["0", "1", "2", "3"] {
+    for status in ["0", "1", "2", "3", "4"] {
         assert!(
             statuses.contains(&format!("\n  {status}   ")),
             "{status}: {help}"
         );
     }
-    assert!(statuses.contains("the first of 2, 3, 1"), "{help}");
+    assert!(statuses.contains("the first of 2, 3, 1, 4"), "{help}");
     assert!(help.contains("\nExamples:\n  ctlpgn-filter "), "{help}");
 }
 
@@ -364,21 +364,21 @@ fn the_man_page_has_exit_status_environment_and_examples_sections() {
         .lines()
         .filter_map(|l| l.strip_prefix(".SH "))
         .collect();
+    // clap's sections, then one per group of options, then ours.
     assert_eq!(
-        sections,
-        [
-            "NAME",
-            "SYNOPSIS",
-            "DESCRIPTION",
-            "OPTIONS",
-            "\"EXIT STATUS\"",
-            "ENVIRONMENT",
-            "EXAMPLES"
-        ]
+        sections[..4],
+        ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS"],
+        "{sections:?}"
+    );
+    assert!(sections.contains(&"SELECTION"), "{sections:?}");
+    assert_eq!(
+        sections[sections.len() - 3..],
+        ["\"EXIT STATUS\"", "ENVIRONMENT", "EXAMPLES"],
+        "{sections:?}"
     );
     let exit =
         &page[page.find(".SH \"EXIT STATUS\"").unwrap()..page.find(".SH ENVIRONMENT").unwrap()];
-    for status in ["0", "1", "2", "3"] {
+    for status in ["0", "1", "2", "3", "4"] {
         assert!(exit.contains(&format!(".TP\n\\fB{status}\\fR\n")), "{exit}");
     }
     let examples = &page[page.find(".SH EXAMPLES").unwrap()..];
@@ -521,20 +521,65 @@ fn excerpts_show_control_bytes_escaped() {
 }
 
 #[test]
-fn short_help_is_a_summary_of_at_most_30_lines() {
-    let out = cmd().arg("-h").output().unwrap();
+fn short_help_is_a_summary_of_at_most_50_lines_of_80_columns() {
+    let out = cmd().arg("-h").env("COLUMNS", "200").output().unwrap();
     assert!(out.status.success());
     let help = String::from_utf8(out.stdout).unwrap();
     assert!(
-        help.lines().count() <= 30,
+        help.lines().count() <= 50,
         "{} lines:\n{help}",
         help.lines().count()
     );
-    // One line per option shown, the rest left to --help.
-    assert!(help.contains("  -o, --output <FILE>"), "{help}");
-    assert!(!help.contains("--completions"), "{help}");
+    assert!(help.lines().all(|l| l.chars().count() <= 80), "{help}");
+    // One line per option, the rarest sharing the last lines.
+    assert!(help.contains("\n  -o, --output FILE "), "{help}");
+    assert!(help.contains("--completions SHELL"), "{help}");
     assert!(!help.contains("Exit status:"), "{help}");
-    assert!(help.contains("--help: every option in full"), "{help}");
+    assert!(help.contains("--help: all in full"), "{help}");
+}
+
+#[test]
+fn no_input_at_a_terminal_prints_the_usage_and_exits_2() {
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two descriptors; the rest may be null.
+    let made = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(made, 0, "no pseudo-terminal");
+    // SAFETY: both descriptors were just opened, and are owned here alone.
+    let (master, slave) = unsafe {
+        use std::os::fd::FromRawFd;
+        (
+            std::os::fd::OwnedFd::from_raw_fd(master),
+            std::os::fd::OwnedFd::from_raw_fd(slave),
+        )
+    };
+    let out = support::binary()
+        .stdin(std::process::Stdio::from(slave))
+        .output()
+        .unwrap();
+    drop(master);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("Usage: ctlpgn-filter [OPTIONS] [FILE]..."),
+        "{err}"
+    );
+    assert!(err.contains("-h: the options in brief"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn no_input_on_a_pipe_reads_standard_input() {
+    let out = cmd().write_stdin(GOOD).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), GOOD_OUT);
 }
 
 #[test]

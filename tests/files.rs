@@ -517,7 +517,8 @@ fn a_folder_named_with_no_game_file_is_said_and_exits_2() {
             stderr_of(&out),
             format!(
                 "ctlpgn-filter: {}: no game file in this folder (.ctl-pgn or .pgn, compressed or \
-                 not, hidden ones aside): nothing read from it\n\
+                 not, hidden ones aside): nothing read from it; --glob reads other names \
+                 (--glob '*.txt'), --hidden hidden ones\n\
                  ctlpgn-filter: 1 game read, 1 written, 0 rejected, 0 warnings; 1 folder without game files\n",
                 dir.display()
             )
@@ -575,7 +576,7 @@ fn follow_reads_a_linked_folder() {
         stderr_of(&out).contains(
             ": no game file in this folder (.ctl-pgn or .pgn, compressed or not, hidden ones \
              aside): nothing read from it (1 symbolic link not followed: --follow reads what \
-             they lead to)"
+             they lead to); --glob reads other names"
         ),
         "{}",
         stderr_of(&out)
@@ -1039,6 +1040,91 @@ fn a_full_standard_output_is_exit_2_naming_it() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr_of(&out).contains("standard output: No space left on device"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn glob_reads_the_files_of_a_folder_with_other_names() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("saved.txt"), GOOD);
+    write(&dir.path().join("notes.md"), "no games");
+    let out = cmd()
+        .args(["--glob", "*.txt"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), GOOD_OUT);
+}
+
+#[test]
+fn glob_replaces_the_default_names() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("a.pgn"), GOOD);
+    write(&dir.path().join("b.txt"), GOOD);
+    let out = cmd()
+        .args(["--glob", "*.txt", "--glob", "*.pgn"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), GOOD_OUT.repeat(2));
+    let out = cmd()
+        .args(["--glob", "*.txt", "--stats"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), GOOD_OUT);
+}
+
+#[test]
+fn a_glob_that_is_not_one_is_a_usage_error() {
+    let out = cmd().args(["--glob", "[a", "."]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("--glob [a: "),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn hidden_reads_hidden_files_and_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join(".h.pgn"), GOOD);
+    write(&dir.path().join(".folder/g.pgn"), GOOD);
+    let out = cmd().arg("--hidden").arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), GOOD_OUT.repeat(2));
+}
+
+#[test]
+fn a_folder_without_game_files_names_glob_in_its_message() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("saved.txt"), GOOD);
+    let out = cmd().arg(dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("--glob reads other names (--glob '*.txt'), --hidden hidden ones"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+#[test]
+fn an_output_matching_glob_inside_a_folder_read_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("saved.txt"), GOOD);
+    let out = cmd()
+        .args(["--glob", "*.txt", "-o"])
+        .arg(dir.path().join("clean.txt"))
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("(matching --glob *.txt)"),
         "{}",
         stderr_of(&out)
     );

@@ -350,3 +350,52 @@ fn quiet_warnings_are_neither_printed_nor_counted() {
     let (_, _, quiet) = run(&["-q"], &input);
     assert_eq!(quiet, "");
 }
+
+/// The usage error clap prints for `args`, with status 2.
+fn usage_error(args: &[&str]) -> String {
+    let out = support::cmd().args(args).write_stdin("").output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn a_negative_or_wordy_jobs_says_what_jobs_takes_in_words() {
+    for bad in ["-1", "many"] {
+        let err = usage_error(&["-j", bad]);
+        assert!(
+            err.contains("--jobs takes a whole number of threads, from 1 up")
+                && err.contains("0 means one per core"),
+            "{err}"
+        );
+        assert!(
+            !err.contains("-- -1") && !err.contains("invalid digit"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn stop_after_0_says_what_stop_after_takes_in_words() {
+    let err = usage_error(&["--stop-after", "0"]);
+    assert!(
+        err.contains("--stop-after takes a whole number of games, 1 or more"),
+        "{err}"
+    );
+    assert!(!err.contains("18446744073709551615"), "{err}");
+}
+
+#[test]
+fn fail_fast_s_summary_says_where_it_stopped() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E99:\n*\n[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
+    let out = support::cmd()
+        .arg("--fail-fast")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("stopped at the first rejected game, at <stdin>:2 (--fail-fast)"),
+        "{err}"
+    );
+}

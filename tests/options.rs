@@ -118,7 +118,8 @@ fn fix_result_writes_the_result_the_game_ends_with() {
     );
     assert!(err.contains("warning: the Result tag says 0-3 but the game ends 3-0: written 3-0"));
     let game = json_of(&["--fix-result"], game);
-    assert_eq!(game["tags"][1], json!(["Result", "3-0"]));
+    assert_eq!(game["tags"]["Result"], "3-0");
+    assert_eq!(game["tag_list"][1], json!(["Result", "3-0"]));
 }
 
 #[test]
@@ -189,4 +190,46 @@ fn max_depth_is_at_least_one() {
     let (ok, _, err) = run(&["--max-depth", "0"], NESTED_THREE_DEEP);
     assert!(!ok);
     assert!(err.contains("--max-depth"), "{err}");
+}
+
+#[test]
+fn ndjson_tags_are_an_object_jq_indexes_by_name() {
+    let game = json_of(
+        &[],
+        "[Variant \"C'escacs\"]\n[White \"Sasal, Cesc\"]\n1. E7-E13:\n*\n",
+    );
+    assert_eq!(
+        game["tags"],
+        json!({"Variant": "C'escacs", "White": "Sasal, Cesc"})
+    );
+}
+
+#[test]
+fn ndjson_keeps_a_repeated_tag_s_first_value_in_tags_and_every_one_in_tag_list() {
+    let game = json_of(
+        &[],
+        "[Variant \"C'escacs\"]\n[Annotator \"a\"]\n[Annotator \"b\"]\n1. E7-E13:\n*\n",
+    );
+    assert_eq!(game["tags"]["Annotator"], "a");
+    assert_eq!(
+        game["tag_list"],
+        json!([
+            ["Variant", "C'escacs"],
+            ["Annotator", "a"],
+            ["Annotator", "b"]
+        ])
+    );
+}
+
+#[test]
+fn ndjson_has_the_final_position_when_a_replay_ran_and_only_then() {
+    let game = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15:\n*\n";
+    let (ok, _, err) = run(&["--check", "--final-pdtl"], game);
+    assert!(ok, "{err}");
+    let printed = err
+        .lines()
+        .find_map(|l| l.strip_prefix("<stdin>:1: final position: "))
+        .expect("--final-pdtl prints it");
+    assert_eq!(json_of(&["--verify"], game)["final_pdtl"], printed);
+    assert!(json_of(&[], game).get("final_pdtl").is_none());
 }

@@ -129,7 +129,8 @@ fn ndjson_writes_one_object_per_game_with_the_documented_schema() {
         serde_json::json!({
             "file": "<stdin>",
             "line": 1,
-            "tags": [["Variant", "C'escacs"], ["Event", "CG"]],
+            "tags": {"Variant": "C'escacs", "Event": "CG"},
+            "tag_list": [["Variant", "C'escacs"], ["Event", "CG"]],
             "start": null,
             "moves": [
                 {"number": 1, "side": "white", "move": "E7-E13"},
@@ -147,7 +148,8 @@ fn ndjson_start_is_the_canonical_pdtl_and_tag_values_are_unescaped() {
     let input = "[Variant \"C'escacs\"]\n[Title \"a \\\"b\\\"\"]\n[Redefine \"Q@D\"]\n[PDTL \"/27:1k/1:QK/ w - - 0 1\"]\n1. QE1-E3:\n*\n";
     let g = &ndjson(input, &[])[0];
     assert_eq!(g["start"], "/27:1k/1:DK/ w - - 0 1");
-    assert_eq!(g["tags"][1], serde_json::json!(["Title", "a \"b\""]));
+    assert_eq!(g["tags"]["Title"], "a \"b\"");
+    assert_eq!(g["tag_list"][1], serde_json::json!(["Title", "a \"b\""]));
     assert_eq!(g["moves"][0]["move"], "DE1-E3");
 }
 
@@ -530,6 +532,80 @@ fn cut_takes_sizes_with_k_m_g_and_refuses_others() {
     }
     let out = cmd()
         .args(["--cut", "1M", "--verify"])
+        .write_stdin(GOOD)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `input` as `--cut 1 --mark-origin` cuts it (a piece a game), written to
+/// a file `games.ctl-pgn` first; and the pieces.
+fn marked_pieces(input: &str) -> (tempfile::TempDir, Vec<Vec<u8>>) {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("games.ctl-pgn"), input);
+    let out = cmd()
+        .args(["--cut", "1", "--mark-origin", "games.ctl-pgn"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let pieces = out.stdout.split(|&b| b == 0).map(<[u8]>::to_vec).collect();
+    (dir, pieces)
+}
+
+const TWO_BAD: &str = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n\n\
+    [Variant \"C'escacs\"]\n1. E7-E99:\n*\n\n\
+    [Variant \"C'escacs\"]\n\n1. E7-E13, E21-E99:\n*\n";
+
+#[test]
+fn a_marked_piece_s_diagnostics_name_the_file_and_line_a_whole_run_names() {
+    let (dir, pieces) = marked_pieces(TWO_BAD);
+    assert_eq!(pieces.len(), 3);
+    let whole = cmd()
+        .arg("games.ctl-pgn")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let errors = |out: &Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.contains(": error: "))
+            .map(String::from)
+            .collect()
+    };
+    let mut by_piece = Vec::new();
+    let mut written = Vec::new();
+    for piece in &pieces {
+        let out = cmd().write_stdin(piece.clone()).output().unwrap();
+        by_piece.extend(errors(&out));
+        written.extend(out.stdout);
+    }
+    assert_eq!(by_piece, errors(&whole));
+    assert_eq!(
+        by_piece[1],
+        "games.ctl-pgn:11:16: error: E99 is not on the board: column E has odd lines 1-27"
+    );
+    // The line is read, not written.
+    assert_eq!(written, whole.stdout);
+}
+
+#[test]
+fn a_marked_piece_s_ndjson_names_the_file_and_line_a_whole_run_names() {
+    let (_dir, pieces) = marked_pieces(GOOD.repeat(2).as_str());
+    let out = cmd()
+        .args(["--format", "ndjson"])
+        .write_stdin(pieces[1].clone())
+        .output()
+        .unwrap();
+    let game: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(game["file"], "games.ctl-pgn");
+    assert!(game["line"].as_u64().unwrap() > 1, "{game}");
+}
+
+#[test]
+fn mark_origin_needs_cut() {
+    let out = cmd()
+        .arg("--mark-origin")
         .write_stdin(GOOD)
         .output()
         .unwrap();

@@ -352,7 +352,10 @@ fn check_verify_and_ndjson(data: &[u8], plain: &Run) {
     for line in lines {
         let value: serde_json::Value = serde_json::from_slice(line).expect("ndjson parses");
         assert!(
-            value["moves"].is_array() && value["tags"].is_array() && value["result"].is_string(),
+            value["moves"].is_array()
+                && value["tags"].is_object()
+                && value["tag_list"].is_array()
+                && value["result"].is_string(),
             "ndjson: a game without its moves, tags or result: {value}"
         );
     }

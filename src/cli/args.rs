@@ -1,6 +1,7 @@
 //! The options, as clap reads them and as `--help`, `--man` and
 //! `--completions` show them.
 
+use super::inputs::GameFiles;
 use clap::{Command, CommandFactory, Parser, ValueEnum};
 use ctlpgn_filter::{
     DiagramOptions, Pdtl, PieceStyle, SelectPlies, Side, TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES,
@@ -9,11 +10,7 @@ use std::path::PathBuf;
 
 /// Turn any CTL-PGN (C'escacs game records) into canonical minimal-reader input.
 #[derive(Parser, Debug)]
-#[command(
-    version,
-    after_help = "-h: a summary; --help: every option in full, examples and exit statuses.",
-    after_long_help = after_help()
-)]
+#[command(version, after_long_help = after_help())]
 pub struct Cli {
     /// Input files or folders, read in order; none or `-`: standard input.
     ///
@@ -27,34 +24,51 @@ pub struct Cli {
     /// A regular file is replaced whole at the end, keeping its permissions;
     /// a device or FIFO is written to. An input, or a game file inside a
     /// folder read, is refused.
-    #[arg(short, long, value_name = "FILE", conflicts_with_all = ["in_place", "out_dir"])]
+    #[arg(help_heading = "Output", short, long, value_name = "FILE", conflicts_with_all = ["in_place", "out_dir"])]
     pub output: Option<PathBuf>,
     /// Rewrite each FILE in place.
     ///
     /// Replaced whole, keeping its permissions; left untouched if any game
     /// is rejected. Compressed files are refused.
-    #[arg(long, conflicts_with = "out_dir", requires = "files")]
+    #[arg(
+        help_heading = "Output",
+        long,
+        conflicts_with = "out_dir",
+        requires = "files"
+    )]
     pub in_place: bool,
     /// Write each input under DIR at the same relative path.
     ///
     /// Folders are walked; an input whose games are all rejected gets no
     /// file; a compressed input is written decompressed, without its .gz,
     /// .zst, .xz or .bz2. DIR must not be inside a folder read.
-    #[arg(long, value_name = "DIR", requires = "files")]
+    #[arg(help_heading = "Output", long, value_name = "DIR", requires = "files")]
     pub out_dir: Option<PathBuf>,
+    /// In folders, read the files whose names match PATTERN.
+    ///
+    /// Repeatable; in place of the default, *.ctl-pgn and *.pgn; a glob over the name,
+    /// case aside, with or without its .gz, .zst, .xz or .bz2 (`--glob
+    /// '*.txt' --glob '*.pgn'`).
+    #[arg(help_heading = "Inputs", long = "glob", value_name = "PATTERN")]
+    pub globs: Vec<String>,
+    /// In folders, read hidden files and folders too.
+    ///
+    /// Those whose name starts with a dot, as fd -H and rg --hidden read them.
+    #[arg(help_heading = "Inputs", long)]
+    pub hidden: bool,
     /// Follow symbolic links met while walking folders.
     ///
     /// A link back to a folder it is in is reported and skipped.
-    #[arg(short = 'L', long)]
+    #[arg(help_heading = "Inputs", short = 'L', long)]
     pub follow: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::CtlPgn)]
+    /// Output format: ctl-pgn (the default) or ndjson.
+    #[arg(help_heading = "Output", long, value_enum, default_value_t = OutputFormat::CtlPgn)]
     pub format: OutputFormat,
     /// Keep comments `{...}`.
-    #[arg(long)]
+    #[arg(help_heading = "What is kept", long)]
     pub keep_comments: bool,
     /// Keep variations `(...)`.
-    #[arg(long)]
+    #[arg(help_heading = "What is kept", long)]
     pub keep_variations: bool,
     /// Write each variation as a linear game of its own.
     ///
@@ -62,7 +76,11 @@ pub struct Cli {
     /// by its path in the Id tag (`Cescacs-X01-V-S:0:1-en`) or a
     /// VariationPath tag; with --verify or --check each is replayed, and
     /// rejected alone.
-    #[arg(long, conflicts_with = "keep_variations")]
+    #[arg(
+        help_heading = "What is kept",
+        long,
+        conflicts_with = "keep_variations"
+    )]
     pub split_variations: bool,
     /// Reject a game whose variations nest deeper than N.
     ///
@@ -72,33 +90,33 @@ pub struct Cli {
     /// depth in dots, split ones repeat the moves of those around them).
     /// The same games are rejected whether variations are dropped, kept or
     /// split.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH, hide_short_help = true,
+    #[arg(help_heading = "Inputs", long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH, hide_short_help = true,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: u32,
     /// Keep ratings (`?!`, `◇`...) and NAGs (`$n`).
-    #[arg(long)]
+    #[arg(help_heading = "What is kept", long)]
     pub keep_ratings: bool,
     /// Leave out built-in passes (redefine, fan, comments, variations, ratings, ascii).
-    #[arg(long, value_name = "PASS", value_delimiter = ',', hide_short_help = true,
+    #[arg(help_heading = "What is kept", long, value_name = "PASS", value_delimiter = ',', hide_short_help = true,
           value_parser = clap::builder::PossibleValuesParser::new(PASS_NAMES))]
     pub skip_pass: Vec<String>,
-    /// Replay each game and reject one whose moves are not coherent.
+    /// Reject a game whose moves do not replay coherently.
     ///
     /// The main line is replayed on the board; no rules of play are checked.
-    #[arg(long)]
+    #[arg(help_heading = "Replay", long)]
     pub verify: bool,
-    /// Like --verify, but write no output: diagnostics and exit status only.
-    #[arg(long, conflicts_with_all = ["output", "in_place", "out_dir", "format"])]
+    /// --verify without output: diagnostics and status only.
+    #[arg(help_heading = "Replay", long, conflicts_with_all = ["output", "in_place", "out_dir", "format"])]
     pub check: bool,
     /// With --verify or --check, print each written game's final position.
     ///
     /// As a PDTL on stderr: `FILE:LINE: final position: PDTL`; with
     /// --split-variations, then one line per variation game written,
     /// `FILE:LINE: final position (variation 0:2): PDTL`.
-    #[arg(long, hide_short_help = true)]
+    #[arg(help_heading = "Replay", long, hide_short_help = true)]
     pub final_pdtl: bool,
     /// Write the board of a position, as SVG, to standard output, and exit.
-    #[arg(long, value_name = "PDTL", value_parser = parse_pdtl, hide_short_help = true,
+    #[arg(help_heading = "Replay", long, value_name = "PDTL", value_parser = parse_pdtl, hide_short_help = true,
           conflicts_with_all = ["files", "output", "in_place", "out_dir", "check", "verify"])]
     pub diagram: Option<Pdtl>,
     /// With --verify or --check, write each written game's final board to DIR.
@@ -109,36 +127,41 @@ pub struct Cli {
     /// after its Id, ID-V-S:0:1, or N-V-S:0:1). An incoherent game's board
     /// is the position before the move that does not fit, that move's
     /// hexes marked in red. DIR must not be inside a folder read.
-    #[arg(long, value_name = "DIR", hide_short_help = true)]
+    #[arg(
+        help_heading = "Replay",
+        long,
+        value_name = "DIR",
+        hide_short_help = true
+    )]
     pub diagrams: Option<PathBuf>,
     /// The diagrams' width in pixels.
-    #[arg(long, value_name = "PX", default_value_t = 480, hide_short_help = true,
+    #[arg(help_heading = "Replay", long, value_name = "PX", default_value_t = 480, hide_short_help = true,
           value_parser = clap::value_parser!(u32).range(16..=20000))]
     pub diagram_size: u32,
     /// Whose view the diagrams show: that side's vertex at the bottom.
-    #[arg(long, value_enum, default_value_t = View::White, hide_short_help = true)]
+    #[arg(help_heading = "Replay", long, value_enum, default_value_t = View::White, hide_short_help = true)]
     pub view: View,
     /// Draw the pieces as the notation's figurines (♔ ♚ ...), not letters in discs.
     ///
     /// The viewer needs a font that has them (U+2654-265F, U+2616-2617,
     /// U+1FA4F-1FA53).
-    #[arg(long, hide_short_help = true)]
+    #[arg(help_heading = "Replay", long, hide_short_help = true)]
     pub figurines: bool,
     /// Turn every warning into an error that rejects its game.
-    #[arg(long)]
+    #[arg(help_heading = "What is kept", long)]
     pub strict: bool,
-    /// Write a Result tag that contradicts the game's end with that end.
+    /// Correct a Result tag that the game's end contradicts.
     ///
     /// The end is the game's result line, or its `#` move.
-    #[arg(long, hide_short_help = true)]
+    #[arg(help_heading = "What is kept", long)]
     pub fix_result: bool,
-    /// Write each rejected game to FILE, byte for byte as read.
+    /// Write rejected games to FILE, byte for byte as read.
     ///
     /// `-`: standard output; replaced like -o's FILE, and refused where it is.
-    #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = "Output", long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
     /// Stop at the first rejected game.
-    #[arg(long)]
+    #[arg(help_heading = "Running", long)]
     pub fail_fast: bool,
     /// Read lines of at most SIZE bytes (default 64M).
     ///
@@ -146,7 +169,7 @@ pub struct Cli {
     /// --rejects byte for byte, as any rejected game), the line is not
     /// read, and reading goes on at the next line. SIZE: bytes, or with K,
     /// M or G after it (powers of 1024).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, hide_short_help = true,
+    #[arg(help_heading = "Inputs", long, value_name = "SIZE", value_parser = parse_size, hide_short_help = true,
           default_value = "64M")]
     pub max_line_bytes: u64,
     /// Leave out a game that repeats one written before.
@@ -155,41 +178,54 @@ pub struct Cli {
     /// main-line moves of a game written before, in any input of the run;
     /// check marks, ratings, move numbers, comments, variations, the layout
     /// and the tags do not count. A note names the first copy.
-    #[arg(long)]
+    #[arg(help_heading = "Selection", long)]
     pub dedup: bool,
     /// Like --dedup, and games that end with another result are not duplicates.
-    #[arg(long, hide_short_help = true)]
+    #[arg(help_heading = "Selection", long, hide_short_help = true)]
     pub dedup_result: bool,
-    /// Write each duplicate to FILE, byte for byte as read (implies --dedup).
+    /// Write duplicates to FILE, as read (implies --dedup).
     ///
     /// `-`: standard output; replaced like -o's FILE, and refused where it is.
-    #[arg(long, value_name = "FILE", hide_short_help = true)]
+    #[arg(help_heading = "Output", long, value_name = "FILE")]
     pub duplicates: Option<PathBuf>,
-    /// Keep only the games whose tag NAME matches the glob PATTERN.
+    /// Keep the games whose tag NAME matches the glob PATTERN.
     ///
     /// The whole value must match (`*`, `?`, `[a-z]`, `{a,b}`; case
-    /// counts); repeated, all must hold.
-    #[arg(long = "tag", value_name = "NAME=PATTERN", value_parser = parse_tag,
-          hide_short_help = true)]
+    /// counts). Repeated: one of those for the same NAME must hold, and
+    /// those for different names all (`--tag Site=A* --tag Site=B*
+    /// --tag Event=*Open*`: site A or B, and an open event).
+    #[arg(help_heading = "Selection", long = "tag", value_name = "NAME=PATTERN", value_parser = parse_tag)]
     pub tags: Vec<TagPattern>,
-    /// Keep only the games whose main line has MIN to MAX half-moves.
+    /// Keep the games where White or Black matches PATTERN.
+    ///
+    /// A glob over the White or the Black tag, as for --tag (pgn-extract's
+    /// -Tp). Repeated: any of them; with --tag: that too.
+    #[arg(help_heading = "Selection", long = "player", value_name = "PATTERN", value_parser = parse_player)]
+    pub players: Vec<TagPattern>,
+    /// Write the games the selection leaves out (grep -v).
+    ///
+    /// The selection: --tag, --player, --plies, --reaches (as grep -v).
+    /// Rejected games are rejected all the same.
+    #[arg(help_heading = "Selection", short = 'v', long)]
+    pub invert: bool,
+    /// Keep the games of MIN to MAX main-line half-moves.
     ///
     /// Both included; also MIN.., ..MAX, N.
-    #[arg(long, value_name = "MIN..MAX", value_parser = parse_plies, hide_short_help = true)]
+    #[arg(help_heading = "Selection", long, value_name = "MIN..MAX", value_parser = parse_plies)]
     pub plies: Option<SelectPlies>,
-    /// Keep only the games whose main line passes through a position.
+    /// Keep the games whose main line reaches the position.
     ///
     /// The main line is replayed as --verify does; the position's pieces
     /// and side to move must match.
-    #[arg(long, value_name = "PDTL", value_parser = parse_pdtl, hide_short_help = true)]
+    #[arg(help_heading = "Selection", long, value_name = "PDTL", value_parser = parse_pdtl)]
     pub reaches: Option<Pdtl>,
     /// Stop reading once N games are written.
     ///
     /// The rest of the input, and the inputs after it, are not read.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
-          conflicts_with = "in_place", hide_short_help = true)]
+    #[arg(help_heading = "Selection", long, value_name = "N", value_parser = parse_stop_after, allow_hyphen_values = true,
+          conflicts_with = "in_place")]
     pub stop_after: Option<u64>,
-    /// Copy the input cut at game starts into pieces of SIZE bytes or more.
+    /// Copy the input, cut at game starts into SIZE pieces.
     ///
     /// Nothing is filtered: the input is written unchanged (decompressed),
     /// with a NUL byte after each piece but the last, for GNU parallel
@@ -197,16 +233,29 @@ pub struct Cli {
     /// that filter pieces apart. SIZE: bytes, or with K, M or G after it
     /// (KiB, MiB, GiB: powers of 1024). Give it the --keep-* options the
     /// pieces will be filtered with.
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, hide_short_help = true,
+    #[arg(help_heading = "Running", long, value_name = "SIZE", value_parser = parse_size,
           conflicts_with_all = ["check", "in_place", "out_dir", "format", "verify", "rejects",
                                 "fail_fast", "duplicates"])]
     pub cut: Option<u64>,
+    /// With --cut, start each piece with a line naming where it comes from.
+    ///
+    /// `%ctlpgn-filter-origin LINE BYTE FILE`: a run whose input starts so
+    /// (a GNU parallel job with -N1) names FILE in its diagnostics and its
+    /// ndjson, counting lines and bytes as a run over FILE would, and never
+    /// writes that line. Not for engines that join pieces (Spark).
+    #[arg(
+        help_heading = "Running",
+        long,
+        requires = "cut",
+        hide_short_help = true
+    )]
+    pub mark_origin: bool,
     /// Worker threads (0: one per core).
     ///
     /// By default one per core for a regular file of 4 MB or more on disk,
     /// else 1. At most 4 per core: more are capped, with a warning. The
     /// output is the same for any N.
-    #[arg(short, long, value_name = "N")]
+    #[arg(help_heading = "Running", short, long, value_name = "N", value_parser = parse_jobs, allow_hyphen_values = true)]
     pub jobs: Option<usize>,
     /// Bytes per chunk with --jobs (for tests of the chunking).
     #[arg(long, hide = true, default_value_t = CHUNK_BYTES)]
@@ -216,10 +265,10 @@ pub struct Cli {
     /// (for the tests and measurements that compare the two readings).
     #[arg(long, hide = true)]
     pub no_spans: bool,
-    /// Do not print warnings or notes (errors are still printed).
+    /// Print no warnings or notes (errors are still printed).
     ///
     /// Nor the summary, when all it would say is which games were left out.
-    #[arg(short, long)]
+    #[arg(help_heading = "Running", short, long)]
     pub quiet: bool,
     /// Print every diagnostic, not only 10 of each kind per input.
     ///
@@ -227,28 +276,39 @@ pub struct Cli {
     /// encoding, tag syntax...) in one input, the rest are counted, and one
     /// line says how many. The rejects file gets every rejected game either
     /// way.
-    #[arg(long, hide_short_help = true)]
+    #[arg(help_heading = "Running", long, hide_short_help = true)]
     pub all_diagnostics: bool,
-    /// Print counts per file and in total (as JSON with --format ndjson).
+    /// Print counts per file and in total (JSON with ndjson).
     ///
     /// The games left out are counted by reason.
-    #[arg(long)]
+    #[arg(help_heading = "Running", long)]
     pub stats: bool,
     /// Show a progress bar even when stderr is not a terminal or the input is small.
-    #[arg(long, hide_short_help = true)]
+    #[arg(help_heading = "Running", long, hide_short_help = true)]
     pub progress: bool,
     /// Colour diagnostics.
     ///
     /// auto: never when NO_COLOR is set and not empty; always when
     /// CLICOLOR_FORCE is set and not 0; never when CLICOLOR is 0; else when
     /// stderr is a terminal and TERM is set and not `dumb` (or CI is set).
-    #[arg(long, value_enum, default_value_t = Color::Auto, hide_short_help = true)]
+    #[arg(help_heading = "Running", long, value_enum, default_value_t = Color::Auto, hide_short_help = true)]
     pub color: Color,
     /// Print a shell completion script and exit.
-    #[arg(long, value_name = "SHELL", exclusive = true, hide_short_help = true)]
+    #[arg(
+        help_heading = "Running",
+        long,
+        value_name = "SHELL",
+        exclusive = true,
+        hide_short_help = true
+    )]
     pub completions: Option<clap_complete::Shell>,
     /// Print the manual page (roff) and exit.
-    #[arg(long, exclusive = true, hide_short_help = true)]
+    #[arg(
+        help_heading = "Running",
+        long,
+        exclusive = true,
+        hide_short_help = true
+    )]
     pub man: bool,
 }
 
@@ -293,6 +353,20 @@ impl Cli {
         }
     }
 
+    /// Is a selection asked for: an option that keeps some games only?
+    pub fn selects(&self) -> bool {
+        !self.tags.is_empty()
+            || !self.players.is_empty()
+            || self.plies.is_some()
+            || self.reaches.is_some()
+    }
+
+    /// The files a folder's walk reads (`--glob`, `--hidden`); the globs
+    /// were checked by [`Cli::parse_checked`].
+    pub fn game_files(&self) -> GameFiles {
+        GameFiles::new(&self.globs, self.hidden).expect("checked as parsed")
+    }
+
     /// `--dedup`, or an option that implies it.
     pub fn dedup(&self) -> bool {
         self.dedup || self.dedup_result || self.duplicates.is_some()
@@ -301,24 +375,47 @@ impl Cli {
     /// Reads the command line; exits with clap's usage error (status 2)
     /// for what clap cannot state itself.
     pub fn parse_checked() -> Cli {
-        let cli = Cli::parse();
-        if cli.diagrams.is_some() && !(cli.verify || cli.check) {
+        let cli = match Cli::try_parse() {
+            Ok(cli) => cli,
+            // -h: the summary, in place of clap's (--help is clap's).
+            Err(e)
+                if e.kind() == clap::error::ErrorKind::DisplayHelp
+                    && !std::env::args_os().any(|a| a == "--help") =>
+            {
+                let _ = super::streams::to_stdout(short_help().as_bytes());
+                std::process::exit(0);
+            }
+            Err(e) => e.exit(),
+        };
+        if let Err(e) = GameFiles::new(&cli.globs, cli.hidden) {
+            Cli::command()
+                .error(clap::error::ErrorKind::ValueValidation, e)
+                .exit();
+        }
+        if cli.invert && !cli.selects() {
             Cli::command()
                 .error(
                     clap::error::ErrorKind::MissingRequiredArgument,
-                    "--diagrams draws the final positions of a replay: \
-                     add --verify (to filter and replay) or --check (to replay only)",
+                    "--invert writes the games a selection leaves out: \
+                     add --tag, --player, --plies or --reaches",
                 )
                 .exit();
         }
-        if cli.final_pdtl && !(cli.verify || cli.check) {
-            Cli::command()
-                .error(
-                    clap::error::ErrorKind::MissingRequiredArgument,
-                    "--final-pdtl prints the final positions of a replay: \
-                     add --verify (to filter and replay) or --check (to replay only)",
-                )
-                .exit();
+        for (asked, what) in [
+            (cli.final_pdtl, "--final-pdtl prints"),
+            (cli.diagrams.is_some(), "--diagrams draws"),
+        ] {
+            if asked && !(cli.verify || cli.check) {
+                Cli::command()
+                    .error(
+                        clap::error::ErrorKind::MissingRequiredArgument,
+                        format!(
+                            "{what} the final positions of a replay: \
+                             add --verify (to filter and replay) or --check (to replay only)"
+                        ),
+                    )
+                    .exit();
+            }
         }
         cli
     }
@@ -336,6 +433,108 @@ impl Cli {
             .about(full.get_about().cloned().unwrap_or_default())
             .args(shown)
     }
+}
+
+/// The order of the groups of options in `-h`, as in `--help`.
+const HEADINGS: &[&str] = &[
+    "Inputs",
+    "Output",
+    "What is kept",
+    "Replay",
+    "Selection",
+    "Running",
+];
+
+/// Where `-h` starts what an option does.
+const SHORT_HELP_COLUMN: usize = 26;
+
+/// The width `-h` fits in, whatever the terminal.
+pub const SHORT_HELP_WIDTH: usize = 80;
+
+/// `-h`: every option in one line, grouped as `--help` groups them; the
+/// rarest (those hidden from clap's short help) named together at the end.
+pub fn short_help() -> String {
+    let mut command = Cli::command();
+    command.build();
+    let mut s = format!(
+        "{}\n\nUsage: ctlpgn-filter [OPTIONS] [FILE]...   (no FILE, or -: standard input)\n\n",
+        command
+            .get_about()
+            .map(ToString::to_string)
+            .unwrap_or_default()
+    );
+    let options: Vec<&clap::Arg> = command
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !a.is_positional())
+        .collect();
+    let mut headings: Vec<&str> = HEADINGS.to_vec();
+    for h in options.iter().filter_map(|a| a.get_help_heading()) {
+        if !headings.contains(&h) {
+            headings.push(h);
+        }
+    }
+    let mut also = Vec::new();
+    for heading in headings {
+        let mut lines = String::new();
+        for a in options
+            .iter()
+            .filter(|a| a.get_help_heading() == Some(heading))
+        {
+            if a.is_hide_short_help_set() {
+                also.push(spelled(a).trim().to_string());
+                continue;
+            }
+            let help = a.get_help().map(ToString::to_string).unwrap_or_default();
+            let help = help.trim_end_matches('.');
+            let name = format!("  {}", spelled(a));
+            let wrapped = wrap(help, SHORT_HELP_COLUMN, SHORT_HELP_WIDTH);
+            if name.chars().count() < SHORT_HELP_COLUMN {
+                let pad = SHORT_HELP_COLUMN - name.chars().count();
+                lines += &format!("{name}{:pad$}{}", "", &wrapped[SHORT_HELP_COLUMN..]);
+            } else {
+                lines += &format!("{name}\n{wrapped}");
+            }
+        }
+        if !lines.is_empty() {
+            s += &format!("{heading}:\n{lines}");
+        }
+    }
+    also.extend(
+        options
+            .iter()
+            .filter(|a| a.get_help_heading().is_none())
+            .map(|a| spelled(a).trim().to_string()),
+    );
+    s += "\n";
+    s += &wrap(&format!("Also: {}.", also.join(", ")), 0, SHORT_HELP_WIDTH);
+    let statuses: Vec<&str> = EXIT_STATUS.iter().map(|(n, _)| *n).collect();
+    s += &wrap(
+        &format!(
+            "--help: all in full, with examples and exit statuses {}.",
+            statuses.join(", ")
+        ),
+        0,
+        SHORT_HELP_WIDTH,
+    );
+    s
+}
+
+/// How `-h` spells an option: `-o, --output FILE`, `    --in-place`.
+fn spelled(a: &clap::Arg) -> String {
+    let mut s = match (a.get_short(), a.get_long()) {
+        (Some(c), Some(l)) => format!("-{c}, --{l}"),
+        (Some(c), None) => format!("-{c}"),
+        (None, Some(l)) => format!("    --{l}"),
+        (None, None) => a.get_id().to_string(),
+    };
+    if a.get_action().takes_values() {
+        if let Some(names) = a.get_value_names() {
+            s += &format!(" {}", names[0]);
+        } else {
+            s += &format!(" {}", a.get_id().as_str().to_uppercase());
+        }
+    }
+    s
 }
 
 /// `--help`'s and the manual's examples: command, what it does.
@@ -378,6 +577,29 @@ fn parse_tag(s: &str) -> Result<TagPattern, String> {
     TagPattern::parse(s).map_err(|e| e.to_string())
 }
 
+fn parse_player(s: &str) -> Result<TagPattern, String> {
+    TagPattern::player(s).map_err(|e| e.to_string())
+}
+
+/// `--jobs N`: a whole number, 0 for one thread per core.
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    s.parse().map_err(|_| {
+        format!(
+            "--jobs takes a whole number of threads, from 1 up (this machine has {} cores); \
+             0 means one per core",
+            super::session::cores()
+        )
+    })
+}
+
+/// `--stop-after N`: a whole number of games, 1 or more.
+fn parse_stop_after(s: &str) -> Result<u64, String> {
+    s.parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| "--stop-after takes a whole number of games, 1 or more".to_string())
+}
+
 fn parse_plies(s: &str) -> Result<SelectPlies, String> {
     SelectPlies::parse(s).map_err(|e| e.to_string())
 }
@@ -403,8 +625,8 @@ fn parse_size(s: &str) -> Result<u64, String> {
 pub const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "0",
-        "Every game was written, or left out as asked (--dedup, --tag, --plies, --reaches) \
-         (with --check: every game is coherent).",
+        "Every game was written, or left out as asked (--dedup, --tag, --player, --plies, \
+         --reaches, --invert) (with --check: every game is coherent).",
     ),
     (
         "1",
@@ -421,6 +643,11 @@ pub const EXIT_STATUS: &[(&str, &str)] = &[
         "3",
         "A binary file (a NUL byte in the first 64 KiB of its text) or a UTF-16 file \
          was skipped.",
+    ),
+    (
+        "4",
+        "A selection (--tag, --player, --plies, --reaches, --invert) kept no game, \
+         as grep's 1: nothing was rejected, nothing matched.",
     ),
 ];
 
@@ -454,7 +681,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
 
 /// How the statuses combine.
 pub const EXIT_PRECEDENCE: &str =
-    "When several apply, the first of 2, 3, 1 is the status; 0 only when none applies.";
+    "When several apply, the first of 2, 3, 1, 4 is the status; 0 only when none applies.";
 
 fn after_help() -> String {
     let width = help_width();
@@ -592,31 +819,70 @@ mod tests {
     }
 
     #[test]
-    fn short_help_lists_the_options_not_hidden_from_it_and_no_other() {
-        let help = help("-h");
-        let (mut shown, mut left_to_long_help) = (0, 0);
-        for arg in arguments() {
-            if arg.is_hide_set() || arg.is_hide_short_help_set() {
+    fn short_help_names_every_option_but_the_hidden_ones() {
+        let help = short_help();
+        let (mut own_line, mut shared) = (0, 0);
+        for arg in arguments().iter().filter(|a| !a.is_positional()) {
+            let name = spelled(arg).trim().to_string();
+            if arg.is_hide_set() {
+                assert!(!help.contains(&name), "{name} is hidden:\n{help}");
+            } else if arg.is_hide_short_help_set() || arg.get_help_heading().is_none() {
+                // The rarest share the closing lines.
+                let also = words(&help[help.find("\nAlso: ").expect("an Also line")..]);
                 assert!(
-                    !lists(&help, &arg),
-                    "{} is not in -h:\n{help}",
-                    spelling(&arg)
+                    also.contains(&format!(" {name},")) || also.contains(&format!(" {name}.")),
+                    "{name} missing:\n{help}"
                 );
-                left_to_long_help += 1;
+                shared += 1;
             } else {
-                assert!(lists(&help, &arg), "{} missing:\n{help}", spelling(&arg));
+                let line = help
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+                    .unwrap_or_else(|| panic!("{name} missing:\n{help}"));
+                let said = says(arg, false);
                 assert!(
-                    words(&help).contains(&says(&arg, false)),
-                    "{}:\n{help}",
-                    says(&arg, false)
+                    words(&help).contains(said.trim_end_matches('.')),
+                    "{said}:\n{help}"
                 );
-                shown += 1;
+                assert!(
+                    line.len() > name.len(),
+                    "{name}: what it does is on its line"
+                );
+                own_line += 1;
             }
         }
         assert!(
-            shown > 10 && left_to_long_help > 10,
-            "{shown} shown, {left_to_long_help} left to --help"
+            own_line > 25 && shared > 5,
+            "{own_line} on a line, {shared} shared"
         );
+    }
+
+    #[test]
+    fn short_help_fits_50_lines_of_80_columns() {
+        let help = short_help();
+        assert!(
+            help.lines().count() <= 50,
+            "{} lines:\n{help}",
+            help.lines().count()
+        );
+        for line in help.lines() {
+            assert!(line.chars().count() <= SHORT_HELP_WIDTH, "{line}");
+        }
+    }
+
+    #[test]
+    fn short_help_groups_options_as_long_help_does() {
+        let (short, long) = (short_help(), help("--help"));
+        for heading in HEADINGS {
+            assert!(
+                short.contains(&format!("\n{heading}:\n")),
+                "{heading}:\n{short}"
+            );
+            assert!(
+                long.contains(&format!("\n{heading}:\n")),
+                "{heading}:\n{long}"
+            );
+        }
     }
 
     #[test]

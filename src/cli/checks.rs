@@ -6,7 +6,7 @@
 
 use super::args::Cli;
 use super::decode;
-use super::inputs::{is_game_file, Entry, Expanded};
+use super::inputs::{Entry, Expanded, GameFiles};
 use super::output::{parent, resolve_links};
 use super::same_file::{FileId, Place};
 use super::streams::STDIN;
@@ -82,9 +82,9 @@ impl<'e> Inputs<'e> {
 
 /// Refuses, naming the paths and what to do instead, whatever would write
 /// over an input or over another output.
-pub fn refuse_clashes(cli: &Cli, expanded: &Expanded) -> io::Result<()> {
+pub fn refuse_clashes(cli: &Cli, names: &GameFiles, expanded: &Expanded) -> io::Result<()> {
     let entries = &expanded.entries[..];
-    refuse_outputs_inside_folders_read(cli, &expanded.folders)?;
+    refuse_outputs_inside_folders_read(cli, names, &expanded.folders)?;
     let inputs = Inputs::of(entries);
     if cli.in_place {
         refuse_what_in_place_cannot_rewrite(entries)?;
@@ -147,7 +147,11 @@ fn refuse_what_in_place_cannot_rewrite(entries: &[Entry]) -> io::Result<()> {
 /// Refuses an `-o`, `--rejects` or `--duplicates` file that is a game file
 /// inside a folder read, and an `--out-dir` inside one: the walk would read
 /// it (this run or the next), then the run replace it.
-fn refuse_outputs_inside_folders_read(cli: &Cli, folders: &[(FileId, PathBuf)]) -> io::Result<()> {
+fn refuse_outputs_inside_folders_read(
+    cli: &Cli,
+    names: &GameFiles,
+    folders: &[(FileId, PathBuf)],
+) -> io::Result<()> {
     let walked = |id: FileId| folders.iter().find(|(f, _)| *f == id).map(|(_, root)| root);
     for (option, path) in [
         ("-o", &cli.output),
@@ -166,14 +170,15 @@ fn refuse_outputs_inside_folders_read(cli: &Cli, folders: &[(FileId, PathBuf)]) 
         let Some(root) = FileId::of(parent(&target)).and_then(walked) else {
             continue;
         };
-        if is_game_file(name) {
+        if names.matches(name) {
             return Err(refuse(format!(
                 "{option} {} is a game file inside {}, a folder being read: it would be read as an \
-                 input (by this run or the next) and replaced; write it outside {}, or name it \
-                 without .ctl-pgn or .pgn",
+                 input (by this run or the next) and replaced; write it outside {}, or give it a \
+                 name the walk does not read ({})",
                 path.display(),
                 root.display(),
-                root.display()
+                root.display(),
+                GameFiles::described(&cli.globs)
             )));
         }
     }
@@ -192,7 +197,7 @@ fn refuse_outputs_inside_folders_read(cli: &Cli, folders: &[(FileId, PathBuf)]) 
         let Some(dir) = dir else {
             continue;
         };
-        if let Some(root) = inside_walked(dir, &walked) {
+        if let Some(root) = inside_walked(dir, names.hidden, &walked) {
             return Err(refuse(format!(
                 "{option} {} is inside {}, a folder being read: {why}; name a folder outside {}",
                 dir.display(),
@@ -209,6 +214,7 @@ fn refuse_outputs_inside_folders_read(cli: &Cli, folders: &[(FileId, PathBuf)]) 
 /// that does is walked, with no hidden name between.
 fn inside_walked<'f>(
     dir: &Path,
+    hidden_walked: bool,
     walked: &impl Fn(FileId) -> Option<&'f PathBuf>,
 ) -> Option<&'f PathBuf> {
     let mut path = resolve_links(dir).ok()?;
@@ -216,11 +222,12 @@ fn inside_walked<'f>(
         if let Some(id) = FileId::of(&path) {
             return walked(id);
         }
-        if path
-            .file_name()
-            .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
+        if !hidden_walked
+            && path
+                .file_name()
+                .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
         {
-            // The walk skips hidden folders.
+            // The walk skips hidden folders (but with --hidden).
             return None;
         }
         let up = parent(&path).to_path_buf();

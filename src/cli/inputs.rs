@@ -2,10 +2,10 @@
 //!
 //! A folder stands for its game files (`.ctl-pgn` and `.pgn`, any case,
 //! or those with a compression suffix: `.ctl-pgn.gz`, `.pgn.zst`, `.xz`,
-//! `.bz2`), found recursively, in sorted order. While walking, as ripgrep
-//! does:
-//! - hidden entries (`.name`) are skipped; a hidden folder or file named on
-//!   the command line is read;
+//! `.bz2`; with `--glob`, the names that match), found recursively, in
+//! sorted order. While walking, as ripgrep does:
+//! - hidden entries (`.name`) are skipped (unless `--hidden`); a hidden
+//!   folder or file named on the command line is read;
 //! - symbolic links are skipped, unless `--follow`; then a link to a folder
 //!   that contains it is reported and skipped, so a loop ends;
 //! - the file standard output is redirected to, if the shell made it in a
@@ -46,8 +46,65 @@ pub enum Entry {
 
 pub struct Walk<'a> {
     pub follow: bool,
+    /// Which files in a folder are game files.
+    pub names: &'a GameFiles,
     /// Files never read while walking: standard output's.
     pub skip: &'a [FileId],
+}
+
+/// Which files a folder's walk reads: by default `.ctl-pgn` and `.pgn`
+/// ([`is_game_file`]); with `--glob`, the names that match one of its
+/// patterns; hidden ones only with `--hidden`.
+#[derive(Debug, Default)]
+pub struct GameFiles {
+    globs: Option<globset::GlobSet>,
+    pub hidden: bool,
+}
+
+impl GameFiles {
+    /// `--glob`'s patterns (none: the default names) and `--hidden`. A
+    /// pattern is matched against the file's name, with and without its
+    /// compression suffix, case aside (as the default names are).
+    pub fn new(globs: &[String], hidden: bool) -> Result<GameFiles, String> {
+        let globs = if globs.is_empty() {
+            None
+        } else {
+            let mut set = globset::GlobSetBuilder::new();
+            for g in globs {
+                let glob = globset::GlobBuilder::new(g)
+                    .case_insensitive(true)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| format!("--glob {g}: {}", e.kind()))?;
+                set.add(glob);
+            }
+            Some(set.build().map_err(|e| format!("--glob: {e}"))?)
+        };
+        Ok(GameFiles { globs, hidden })
+    }
+
+    /// Is a file of this name, met in a folder walked, read?
+    pub fn matches(&self, name: &OsStr) -> bool {
+        if is_hidden(name) && !self.hidden {
+            return false;
+        }
+        match &self.globs {
+            None => has_game_extension(name),
+            Some(set) => {
+                let plain = decode::without_suffix(Path::new(name));
+                set.is_match(Path::new(name)) || set.is_match(&plain)
+            }
+        }
+    }
+
+    /// The names a walk reads with `--glob`'s `globs`, for a message.
+    pub fn described(globs: &[String]) -> String {
+        if globs.is_empty() {
+            ".ctl-pgn or .pgn, compressed or not".to_string()
+        } else {
+            format!("matching --glob {}", globs.join(", --glob "))
+        }
+    }
 }
 
 /// What the inputs named expand to.
@@ -109,8 +166,8 @@ impl Walk<'_> {
             .sort_by_file_name()
             .into_iter()
             // The folder named is read even when hidden; below it, no
-            // hidden entry is.
-            .filter_entry(|e| e.depth() == 0 || !is_hidden(e.file_name()));
+            // hidden entry is, but with --hidden.
+            .filter_entry(|e| e.depth() == 0 || self.names.hidden || !is_hidden(e.file_name()));
         for entry in walker {
             let entry = match entry {
                 Ok(entry) => entry,
@@ -146,7 +203,9 @@ impl Walk<'_> {
             let id = FileId::of_metadata(&meta);
             if meta.is_dir() {
                 found.folders.push((id, root.to_path_buf()));
-            } else if meta.is_file() && is_game_file(entry.file_name()) && !self.skip.contains(&id)
+            } else if meta.is_file()
+                && self.names.matches(entry.file_name())
+                && !self.skip.contains(&id)
             {
                 let path = entry.into_path();
                 let relative = path.strip_prefix(root).expect("walked below it");
@@ -166,19 +225,34 @@ fn is_hidden(name: &OsStr) -> bool {
 }
 
 /// `.ctl-pgn` and `.pgn`, in any case (`GAME.PGN` from an old system),
-/// with or without a compression suffix after it (`games.pgn.gz`); not a
-/// hidden file.
-pub fn is_game_file(name: &OsStr) -> bool {
-    let name = decode::without_suffix(Path::new(name));
-    !is_hidden(name.as_os_str())
-        && name
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("ctl-pgn") || e.eq_ignore_ascii_case("pgn"))
+/// with or without a compression suffix after it (`games.pgn.gz`).
+fn has_game_extension(name: &OsStr) -> bool {
+    decode::without_suffix(Path::new(name))
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ctl-pgn") || e.eq_ignore_ascii_case("pgn"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn glob_patterns_replace_the_default_names_compressed_or_not_case_aside() {
+        let names = GameFiles::new(&["*.txt".into()], false).unwrap();
+        for name in ["a.txt", "A.TXT", "a.txt.gz"] {
+            assert!(names.matches(OsStr::new(name)), "{name}");
+        }
+        for name in ["a.pgn", ".a.txt", "a.txt.zip"] {
+            assert!(!names.matches(OsStr::new(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn hidden_files_match_only_with_hidden() {
+        let name = OsStr::new(".a.pgn");
+        assert!(!GameFiles::new(&[], false).unwrap().matches(name));
+        assert!(GameFiles::new(&[], true).unwrap().matches(name));
+    }
 
     #[test]
     fn game_files_are_found_by_name_compressed_or_not() {
@@ -190,10 +264,10 @@ mod tests {
             "a.pgn.xz",
             "a.pgn.bz2",
         ] {
-            assert!(is_game_file(OsStr::new(name)), "{name}");
+            assert!(GameFiles::default().matches(OsStr::new(name)), "{name}");
         }
         for name in ["a.txt", "a.gz", ".a.pgn", "pgn", "a.pgn.zip", "a.tar.gz"] {
-            assert!(!is_game_file(OsStr::new(name)), "{name}");
+            assert!(!GameFiles::default().matches(OsStr::new(name)), "{name}");
         }
     }
 }

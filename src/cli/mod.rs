@@ -28,12 +28,24 @@ use clap::CommandFactory;
 use inputs::{Entry, Walk};
 use output::Output;
 use session::{Outcome, Session};
-use std::io;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// What a run with nothing to read says, as jq does: no input named, and
+/// standard input a terminal, where a person would type games unprompted.
+const NOTHING_TO_READ: &str = "Usage: ctlpgn-filter [OPTIONS] [FILE]...
+ctlpgn-filter: no input: name files or folders, or pipe games in \
+(ctlpgn-filter games.ctl-pgn, or ... | ctlpgn-filter; - reads a terminal)
+-h: the options in brief; --help: in full
+";
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse_checked();
+    if cli.files.is_empty() && cli.completions.is_none() && !cli.man && io::stdin().is_terminal() {
+        streams::to_stderr(format_args!("{NOTHING_TO_READ}"));
+        return ExitCode::from(2);
+    }
     let done = if let Some(shell) = cli.completions {
         let mut script = Vec::new();
         let mut command = Cli::completed_command();
@@ -115,12 +127,14 @@ fn run(cli: &Cli) -> io::Result<Outcome> {
         cli.files.clone()
     };
     let skip = checks::outputs(cli);
+    let names = cli.game_files();
     let expanded = Walk {
         follow: cli.follow,
+        names: &names,
         skip: &skip,
     }
     .expand(&named);
-    checks::refuse_clashes(cli, &expanded)?;
+    checks::refuse_clashes(cli, &names, &expanded)?;
     let entries = &expanded.entries;
     if let Some(n) = cli.jobs.filter(|&n| n > session::max_jobs()) {
         if !cli.quiet {

@@ -5,11 +5,12 @@ use super::args::{Cli, Color, OutputFormat};
 use super::decode;
 use super::diagrams::Diagrams;
 use super::flood::Flood;
+use super::inputs::GameFiles;
 use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
 use ctlpgn_filter::{
-    cut_at_games, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger,
-    LeftOutCounts, Origin, Report, Severity, Sinks, Verify,
+    cut_at_games_marked, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger,
+    LeftOutCounts, Origin, Report, Severity, Sinks, Verify, ORIGIN_MARK,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
@@ -62,9 +63,10 @@ fn filter_builder(
     for p in &cli.skip_pass {
         builder = builder.skip_pass(p);
     }
-    for t in &cli.tags {
+    for t in cli.tags.iter().chain(&cli.players) {
         builder = builder.select_tag(t.clone());
     }
+    builder = builder.invert(cli.invert);
     if let Some(p) = &cli.plies {
         builder = builder.plies(p.range());
     }
@@ -111,19 +113,26 @@ pub struct Outcome {
     total: Report,
     unreadable: u64,
     binary: u64,
+    /// A selection was asked for, and kept no game.
+    nothing_selected: bool,
 }
 
 impl Outcome {
     /// 2 when an input could not be read (whatever the games did), or a
     /// folder named held no game file, else 3 when a binary or UTF-16 file
-    /// was skipped, else 1 when a game was rejected, else 0.
+    /// was skipped, else 1 when a game was rejected, else 4 when a
+    /// selection kept no game (grep's 1), else 0.
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(if self.unreadable > 0 {
             2
         } else if self.binary > 0 {
             3
+        } else if rejected_any(&self.total) {
+            1
+        } else if self.nothing_selected {
+            4
         } else {
-            u8::from(rejected_any(&self.total))
+            0
         })
     }
 }
@@ -135,12 +144,21 @@ fn rejected_any(r: &Report) -> bool {
 
 /// The games left out, by reason, as the summary and `--stats` say them:
 /// `72 duplicates`, `3 not matching --tag`.
-fn left_out_parts(l: &LeftOutCounts) -> Vec<String> {
+fn left_out_parts(cli: &Cli, l: &LeftOutCounts) -> Vec<String> {
+    let tag = match (cli.tags.is_empty(), cli.players.is_empty()) {
+        (true, false) => "--player",
+        (false, false) => "--tag or --player",
+        _ => "--tag",
+    };
     [
         (l.duplicates, count(l.duplicates, "duplicate")),
-        (l.tag, format!("{} not matching --tag", l.tag)),
+        (l.tag, format!("{} not matching {tag}", l.tag)),
         (l.plies, format!("{} outside --plies", l.plies)),
         (l.position, format!("{} not reaching --reaches", l.position)),
+        (
+            l.inverted,
+            format!("{} matching the selection (--invert)", l.inverted),
+        ),
         (l.other, format!("{} left out by a pass", l.other)),
     ]
     .into_iter()
@@ -190,6 +208,8 @@ pub struct Session<'c> {
     empty: u64,
     /// `--cut`: pieces written.
     pieces: u64,
+    /// Where the first error was (`FILE:LINE`), for `--fail-fast`'s summary.
+    first_error: Option<String>,
     color: bool,
     flood: Flood,
 }
@@ -227,6 +247,7 @@ impl<'c> Session<'c> {
             utf16: 0,
             empty: 0,
             pieces: 0,
+            first_error: None,
             color,
             flood: Flood::new(cli.all_diagnostics),
         })
@@ -261,10 +282,26 @@ impl<'c> Session<'c> {
                 count(n, "symbolic link")
             ),
         };
+        let hidden = if self.cli.hidden {
+            ""
+        } else {
+            ", hidden ones aside"
+        };
+        let glob = if self.cli.globs.is_empty() {
+            "; --glob reads other names (--glob '*.txt')"
+        } else {
+            ""
+        };
+        let hidden_fix = if self.cli.hidden {
+            ""
+        } else {
+            ", --hidden hidden ones"
+        };
         say!(
-            "ctlpgn-filter: {}: no game file in this folder (.ctl-pgn or .pgn, \
-             compressed or not, hidden ones aside): nothing read from it{links}",
-            path.display()
+            "ctlpgn-filter: {}: no game file in this folder ({}{hidden}): nothing read from \
+             it{links}{glob}{hidden_fix}",
+            path.display(),
+            GameFiles::described(&self.cli.globs)
         );
         self.empty += 1;
     }
@@ -316,7 +353,10 @@ impl<'c> Session<'c> {
     /// A compressed input is cut decompressed.
     pub fn cut_or_skip(&mut self, path: &Path, out: &mut dyn Write, size: u64) -> io::Result<()> {
         let opened = self.open(path, &ProgressBar::hidden());
-        let Some((name, input, _, fault)) = self.skip_unreadable(opened)? else {
+        let Some(Opened {
+            name, input, fault, ..
+        }) = self.skip_unreadable(opened)?
+        else {
             return Ok(());
         };
         let mut out = Separated {
@@ -327,7 +367,8 @@ impl<'c> Session<'c> {
         // the games it leaves out.
         let reading =
             filter_builder(self.cli, &self.name, &self.ledger, &self.diagrams).fail_fast(false);
-        let cuts = cut_at_games(reading, input, &mut out, size)?;
+        let marked = self.cli.mark_origin.then_some(name.as_str());
+        let cuts = cut_at_games_marked(reading, input, &mut out, size, marked)?;
         self.pieces += cuts.pieces;
         if let Some(e) = fault.take() {
             self.unreadable(&e);
@@ -358,16 +399,13 @@ impl<'c> Session<'c> {
     }
 
     /// Opens one input (a path, or `-` for stdin): its name, its text
-    /// (decompressed if it was compressed), its size on disk if known;
+    /// (decompressed if it was compressed), its size on disk if known, and
+    /// where it starts in the input it was cut from (`--mark-origin`'s
+    /// line, which names that input, read and taken off);
     /// `None` when it is binary (a NUL byte in the first [`BINARY_BLOCK`]
     /// bytes of its text) or UTF-16, reported once. `progress` counts the
     /// bytes read from the disk.
-    #[allow(clippy::type_complexity)]
-    fn open(
-        &mut self,
-        path: &Path,
-        progress: &ProgressBar,
-    ) -> io::Result<Option<(String, Box<dyn Read>, Option<u64>, decode::Fault)>> {
+    fn open(&mut self, path: &Path, progress: &ProgressBar) -> io::Result<Option<Opened>> {
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
             "<stdin>".to_string()
@@ -407,8 +445,18 @@ impl<'c> Session<'c> {
             self.binary += 1;
             return Ok(None);
         }
+        let (name, origin, first) = match origin_mark(&first) {
+            Some((origin, cut_from, rest)) => (cut_from, origin, first[rest..].to_vec()),
+            None => (name, Origin::START, first),
+        };
         let input: Box<dyn Read> = Box::new(Cursor::new(first).chain(input));
-        Ok(Some((name, input, size, fault)))
+        Ok(Some(Opened {
+            name,
+            input,
+            size,
+            fault,
+            origin,
+        }))
     }
 
     /// Filters one input (a path, or `-` for stdin) into `out`; `None` when
@@ -416,7 +464,14 @@ impl<'c> Session<'c> {
     fn filter_file(&mut self, path: &Path, out: &mut dyn Write) -> io::Result<Option<Report>> {
         let cli = self.cli;
         let progress = self.progress_bar(path);
-        let Some((name, input, size, fault)) = self.open(path, &progress)? else {
+        let Some(Opened {
+            name,
+            input,
+            size,
+            fault,
+            origin,
+        }) = self.open(path, &progress)?
+        else {
             progress.finish_and_clear();
             return Ok(None);
         };
@@ -424,6 +479,8 @@ impl<'c> Session<'c> {
             // Final positions are printed (and diagrams named) as games
             // end: one thread keeps their order.
             _ if cli.fail_fast || cli.final_pdtl || cli.diagrams.is_some() => 1,
+            // A piece of a larger input, counted from where it was cut.
+            _ if origin != Origin::START => 1,
             Some(0) => cores(),
             Some(n) => n.min(max_jobs()),
             None if size.is_some_and(|s| s >= LARGE_INPUT) => cores(),
@@ -440,7 +497,11 @@ impl<'c> Session<'c> {
         let (quiet, color) = (cli.quiet, self.color);
         let bar = progress.clone();
         let flood = &mut self.flood;
+        let first_error = &mut self.first_error;
         let mut on_diag = |d: &Diagnostic| {
+            if d.severity == Severity::Error && first_error.is_none() {
+                *first_error = Some(format!("{name}:{}", d.line));
+            }
             if !(quiet && d.severity != Severity::Error) && flood.admit(d) {
                 let text = d.render_styled(&name, color);
                 bar.suspend(|| streams::to_stderr(format_args!("{text}")));
@@ -472,7 +533,7 @@ impl<'c> Session<'c> {
         } else {
             // The reader reads in blocks of its own: no buffer between.
             self.filter.set_cut_short(Some(fault.cut.clone()));
-            self.filter.run_into(Origin::START, input, sinks)
+            self.filter.run_into(origin, input, sinks)
         };
         progress.finish_and_clear();
         for line in self.flood.finish(&name) {
@@ -536,6 +597,7 @@ impl<'c> Session<'c> {
                 "not_matching_tag": r.left_out.tag,
                 "outside_plies": r.left_out.plies,
                 "not_reaching": r.left_out.position,
+                "matching_inverted": r.left_out.inverted,
                 "left_out_by_pass": r.left_out.other,
             });
             v["file"] = file.map_or(serde_json::Value::Null, Into::into);
@@ -549,7 +611,7 @@ impl<'c> Session<'c> {
             }
             say!("{v}");
         } else {
-            let left_out = left_out_parts(&r.left_out);
+            let left_out = left_out_parts(self.cli, &r.left_out);
             let left_out = if left_out.is_empty() {
                 String::new()
             } else {
@@ -584,6 +646,9 @@ impl<'c> Session<'c> {
             d.commit()?;
         }
         let t = self.total;
+        if !self.cli.quiet {
+            self.warn_unmet_tag_names();
+        }
         let stopped = self.stopped_after();
         // What was left out, unless -q: a choice, not a problem.
         let chose = !self.cli.quiet && (t.left_out.total() > 0 || stopped);
@@ -625,12 +690,15 @@ impl<'c> Session<'c> {
             } else {
                 "written"
             };
-            let mut left_out: String = left_out_parts(&t.left_out)
+            let mut left_out: String = left_out_parts(self.cli, &t.left_out)
                 .iter()
                 .map(|p| format!(", {p}"))
                 .collect();
             if let (true, Some(n)) = (stopped, self.cli.stop_after) {
                 left_out += &format!(", stopped after {n} {kept} (--stop-after)");
+            }
+            if let (true, Some(at)) = (self.cli.fail_fast, &self.first_error) {
+                left_out += &format!(", stopped at the first rejected game, at {at} (--fail-fast)");
             }
             say!(
                 "ctlpgn-filter: {} read, {} {kept}, {} rejected{variations}{left_out}, {}{files}",
@@ -640,12 +708,54 @@ impl<'c> Session<'c> {
                 count(t.warnings, "warning")
             );
         }
+        // Said even under -q: a script tests the status, a person reads this.
+        let nothing_selected =
+            (self.cli.selects() || self.cli.invert) && t.games_written == 0 && !rejected_any(&t);
+        if nothing_selected {
+            say!(
+                "ctlpgn-filter: no game selected: {} read, none {} (exit status 4)",
+                count(t.games_read, "game"),
+                if self.cli.invert {
+                    "left out by the selection (--invert)"
+                } else {
+                    "matching the selection"
+                }
+            );
+        }
         Ok(Outcome {
             total: t,
             unreadable: self.unreadable + self.empty,
             binary: self.binary + self.utf16,
+            nothing_selected,
         })
     }
+
+    /// Warns of each tag name `--tag` or `--player` asks for that no game
+    /// of the run carries, naming the one met in another case if any.
+    fn warn_unmet_tag_names(&self) {
+        for (name, other_case) in self.ledger.unmet_tag_names() {
+            let asked = match self.cli.tags.iter().find(|t| t.name() == name) {
+                Some(t) => format!("--tag {name}={}", t.pattern()),
+                None => "--player".to_string(),
+            };
+            let hint = match other_case {
+                Some(other) => format!(": games have {other} (tag names are case-sensitive)"),
+                None => String::new(),
+            };
+            say!("ctlpgn-filter: warning: {asked}: no game read has a tag {name}{hint}");
+        }
+    }
+}
+
+/// An input opened ([`Session::open`]): its name, its text (decompressed),
+/// its size on disk, the decoder's fault if it fails part-way, and where
+/// its text starts in the input it was cut from (`--mark-origin`).
+struct Opened {
+    name: String,
+    input: Box<dyn Read>,
+    size: Option<u64>,
+    fault: decode::Fault,
+    origin: Origin,
 }
 
 /// Counts games as they are written, for the progress bar: canonical
@@ -687,6 +797,22 @@ impl Write for GameCounter<'_> {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+}
+
+/// The line `--cut --mark-origin` starts a piece with, if `first` starts
+/// with one: where the piece starts in the input it was cut from, that
+/// input's name, and where the piece's own bytes start in `first`.
+fn origin_mark(first: &[u8]) -> Option<(Origin, String, usize)> {
+    let rest = first.strip_prefix(ORIGIN_MARK)?;
+    let end = memchr::memchr(b'\n', rest)?;
+    let line = std::str::from_utf8(&rest[..end]).ok()?;
+    let mut fields = line.splitn(3, ' ');
+    let origin = Origin {
+        line: fields.next()?.parse().ok()?,
+        byte: fields.next()?.parse().ok()?,
+    };
+    let name = fields.next()?.to_string();
+    Some((origin, name, ORIGIN_MARK.len() + end + 1))
 }
 
 /// Reads the first [`BINARY_BLOCK`] bytes of `input` (fewer at its end);

@@ -37,6 +37,8 @@ pub enum LeftOut {
     Plies,
     /// The main line never reaches the position asked for (`--reaches`).
     Position,
+    /// The game matches the selection, and `--invert` keeps the others.
+    Inverted,
     /// A pass of your own left it out.
     Other,
 }

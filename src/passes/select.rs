@@ -10,6 +10,7 @@
 
 use super::chain::{Context, Flow, Interest, LeftOut, Pass, Tag};
 use crate::grammar::model::{Action, Glyph, HalfMove, Outcome, Sep};
+use crate::ledger::Ledger;
 use crate::pdtl::Pdtl;
 use crate::verify::{Position, Replay, INITIAL_PDTL};
 use globset::{GlobBuilder, GlobMatcher};
@@ -45,7 +46,8 @@ impl std::error::Error for SelectError {}
 /// ```
 #[derive(Clone, Debug)]
 pub struct TagPattern {
-    name: String,
+    /// The tags it looks at: one, or `White` and `Black` for a player.
+    names: Vec<String>,
     pattern: String,
     glob: GlobMatcher,
 }
@@ -62,16 +64,27 @@ impl TagPattern {
                 "{name:?} is not a tag name: letters, digits and _ only (NAME=PATTERN)"
             )));
         }
-        let glob = GlobBuilder::new(pattern)
-            .literal_separator(false)
-            .backslash_escape(true)
-            .build()
-            .map_err(|e| SelectError(format!("{name}={pattern}: {}", e.kind())))?
-            .compile_matcher();
         Ok(TagPattern {
-            name: name.to_string(),
+            names: vec![name.to_string()],
             pattern: pattern.to_string(),
-            glob,
+            glob: glob(pattern, &format!("{name}={pattern}"))?,
+        })
+    }
+
+    /// A pattern for a player, in either colour: the `White` or the
+    /// `Black` tag (`--player`, as pgn-extract's `-Tp`).
+    ///
+    /// ```
+    /// use ctlpgn_filter::TagPattern;
+    /// let p = TagPattern::player("Sasal*").unwrap();
+    /// assert_eq!(p.names(), ["White", "Black"]);
+    /// assert!(p.matches("Sasal, Cesc"));
+    /// ```
+    pub fn player(pattern: &str) -> Result<TagPattern, SelectError> {
+        Ok(TagPattern {
+            names: vec!["White".to_string(), "Black".to_string()],
+            pattern: pattern.to_string(),
+            glob: glob(pattern, pattern)?,
         })
     }
 
@@ -85,9 +98,19 @@ impl TagPattern {
         TagPattern::new(name, pattern)
     }
 
-    /// The tag's name.
+    /// The tag's name (the first, for a player: `White`).
     pub fn name(&self) -> &str {
-        &self.name
+        &self.names[0]
+    }
+
+    /// The names of the tags it looks at.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Does it look at the tag `name`?
+    fn is_for(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
     }
 
     /// The glob, as given.
@@ -106,8 +129,19 @@ impl TagPattern {
     }
 }
 
-/// Leaves out a game unless, for each pattern, one of its tags of that
-/// name matches it (`--tag`, repeated: all must hold). The tags are those
+/// `pattern` as a glob; `shown` names it in an error.
+fn glob(pattern: &str, shown: &str) -> Result<GlobMatcher, SelectError> {
+    Ok(GlobBuilder::new(pattern)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| SelectError(format!("{shown}: {}", e.kind())))?
+        .compile_matcher())
+}
+
+/// Leaves out a game unless its tags match the patterns: patterns for the
+/// same tags (two `--tag Event=...`, two `--player`) are alternatives, one
+/// of them must hold; patterns for different tags must all hold. The tags are those
 /// the passes before it keep: `Redefine` is gone; the `PDTL` is no tag here
 /// (see [`Reaches`]).
 ///
@@ -126,24 +160,95 @@ impl TagPattern {
 #[derive(Clone, Debug, Default)]
 pub struct SelectTags {
     patterns: Vec<TagPattern>,
-    /// Which patterns a tag of this game matched.
+    /// The group of each pattern: the patterns for the same tags.
+    group: Vec<usize>,
+    /// Which groups a tag of this game matched.
     held: Vec<bool>,
+    /// The tag names asked for and not yet met in a game, told to the
+    /// ledger as they are met (for [`Ledger::unmet_tag_names`]).
+    ///
+    /// [`Ledger::unmet_tag_names`]: crate::Ledger::unmet_tag_names
+    unmet: Vec<Unmet>,
+    ledger: Option<Ledger>,
+}
+
+/// A tag name asked for, not yet met in a game; `other_case` once a name
+/// that differs from it in case alone was.
+#[derive(Clone, Debug)]
+struct Unmet {
+    name: String,
+    other_case: bool,
 }
 
 impl SelectTags {
-    /// All of `patterns` must hold.
+    /// Patterns for the same tags: one must hold; for different tags: all.
     pub fn new(patterns: Vec<TagPattern>) -> SelectTags {
-        let held = vec![false; patterns.len()];
-        SelectTags { patterns, held }
+        let mut groups: Vec<&[String]> = Vec::new();
+        let mut group = Vec::with_capacity(patterns.len());
+        for p in &patterns {
+            let g = groups
+                .iter()
+                .position(|&n| n == p.names())
+                .unwrap_or_else(|| {
+                    groups.push(p.names());
+                    groups.len() - 1
+                });
+            group.push(g);
+        }
+        let held = vec![false; groups.len()];
+        let mut unmet: Vec<Unmet> = Vec::new();
+        for name in patterns.iter().flat_map(TagPattern::names) {
+            if !unmet.iter().any(|u| &u.name == name) {
+                unmet.push(Unmet {
+                    name: name.clone(),
+                    other_case: false,
+                });
+            }
+        }
+        SelectTags {
+            patterns,
+            group,
+            held,
+            unmet,
+            ledger: None,
+        }
     }
 
     pub(crate) fn into_patterns(self) -> Vec<TagPattern> {
         self.patterns
     }
 
-    /// Does every pattern hold for the tags read so far?
-    fn all_held(&self) -> bool {
+    /// Tells `ledger` the tag names asked for, and then which are met.
+    pub(crate) fn tell(&mut self, ledger: &Ledger) {
+        ledger.ask_tag_names(self.unmet.iter().map(|u| u.name.as_str()));
+        self.ledger = Some(ledger.clone());
+    }
+
+    /// Does every group hold for the tags read so far?
+    pub(crate) fn all_held(&self) -> bool {
         self.held.iter().all(|&h| h)
+    }
+
+    /// A tag name met: is it one asked for and not met before, or one
+    /// that differs from such a name in case alone?
+    #[cold]
+    fn meet(&mut self, name: &str) {
+        let ledger = self.ledger.as_ref();
+        self.unmet.retain_mut(|u| {
+            if u.name == name {
+                if let Some(l) = ledger {
+                    l.met_tag_name(&u.name, None);
+                }
+                return false;
+            }
+            if !u.other_case && u.name.eq_ignore_ascii_case(name) {
+                u.other_case = true;
+                if let Some(l) = ledger {
+                    l.met_tag_name(&u.name, Some(name));
+                }
+            }
+            true
+        });
     }
 }
 
@@ -161,9 +266,12 @@ impl Pass for SelectTags {
     }
 
     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
-        for (p, held) in self.patterns.iter().zip(&mut self.held) {
-            if !*held && p.name == tag.name && p.matches(tag.value) {
-                *held = true;
+        if !self.unmet.is_empty() {
+            self.meet(tag.name);
+        }
+        for (p, &g) in self.patterns.iter().zip(&self.group) {
+            if !self.held[g] && p.is_for(tag.name) && p.matches(tag.value) {
+                self.held[g] = true;
             }
         }
         Flow::Keep
@@ -234,6 +342,11 @@ impl SelectPlies {
         self.range.clone()
     }
 
+    /// Is the count of the game read so far in the range?
+    fn holds(&self) -> bool {
+        self.range.contains(&self.count)
+    }
+
     /// `n` more main-line half-moves.
     #[inline]
     fn see(&mut self, n: usize) {
@@ -264,7 +377,7 @@ impl Pass for SelectPlies {
     }
 
     fn end_game(&mut self, cx: &mut Context) {
-        if !self.range.contains(&self.count) {
+        if !self.holds() {
             cx.leave_out(LeftOut::Plies);
         }
     }
@@ -468,15 +581,33 @@ pub(crate) struct Select {
     pub plies: Option<SelectPlies>,
     pub reaches: Option<Reaches>,
     pub dedup: Option<DedupKey>,
+    /// `--invert`: leave out the games the selection keeps, keep the others.
+    pub invert: bool,
 }
 
 impl Select {
     /// Is anything asked of it?
     pub fn is_idle(&self) -> bool {
-        self.tags.is_none()
-            && self.plies.is_none()
-            && self.reaches.is_none()
-            && self.dedup.is_none()
+        !self.selects() && self.dedup.is_none() && !self.invert
+    }
+
+    /// Is a selection asked for (tags, plies, a position)?
+    pub fn selects(&self) -> bool {
+        self.tags.is_some() || self.plies.is_some() || self.reaches.is_some()
+    }
+
+    /// Why the selection leaves the game read so far out, if it does: the
+    /// first test it fails, in the order tags, plies, position.
+    fn fails(&self) -> Option<LeftOut> {
+        if self.tags.as_ref().is_some_and(|t| !t.all_held()) {
+            Some(LeftOut::Tag)
+        } else if self.plies.as_ref().is_some_and(|p| !p.holds()) {
+            Some(LeftOut::Plies)
+        } else if self.reaches.as_ref().is_some_and(|r| !r.reached) {
+            Some(LeftOut::Position)
+        } else {
+            None
+        }
     }
 }
 
@@ -526,7 +657,13 @@ impl Pass for Select {
             None => Interest::NONE,
         };
         let tags_fail = self.tags.as_ref().is_some_and(|t| !t.all_held());
-        if tags_fail {
+        if tags_fail && self.invert {
+            // Kept whatever its moves: only `--dedup` reads them.
+            match self.dedup {
+                Some(_) => tags | Interest::MAIN_LINE,
+                None => tags,
+            }
+        } else if tags_fail {
             tags
         } else if self.reaches.is_some() {
             tags | Interest::MAIN_LINE | Interest::MAIN_LINE_MOVES
@@ -569,14 +706,10 @@ impl Pass for Select {
     }
 
     fn end_game(&mut self, cx: &mut Context) {
-        if let Some(p) = &mut self.tags {
-            p.end_game(cx);
-        }
-        if let Some(p) = &mut self.plies {
-            p.end_game(cx);
-        }
-        if let Some(p) = &mut self.reaches {
-            p.end_game(cx);
+        match (self.fails(), self.invert) {
+            (Some(reason), false) => cx.leave_out(reason),
+            (None, true) => cx.leave_out(LeftOut::Inverted),
+            _ => {}
         }
     }
 }

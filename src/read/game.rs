@@ -522,6 +522,9 @@ impl Reading<'_> {
                 (self.io.on_diagnostic)(d);
             }
         } else {
+            if let Some(v) = &self.f.chain.verify {
+                self.f.writer.final_position(v.pass.position());
+            }
             self.f.writer.finish(result, self.io.out)?;
             counts.games_written += 1;
             counts.variations_written += variations - variations_failed;

@@ -15,10 +15,20 @@ use std::ops::Range;
 /// The game being written; its buffers are reused from game to game.
 #[derive(Debug, Default)]
 pub(super) struct Ndjson {
-    /// The tag pairs after `Variant`, each with a leading comma.
+    /// The tag pairs after `Variant`, each with a leading comma, for
+    /// `tag_list`.
     tags: Vec<u8>,
     /// Where the value of the `Result` tag is in `tags`, quotes included.
     result_tag: Option<Range<usize>>,
+    /// The members of `tags` after `Variant`, each with a leading comma:
+    /// a name's first value only (`tag_list` has every one).
+    tag_members: Vec<u8>,
+    /// The same for `tag_members`.
+    result_member: Option<Range<usize>>,
+    /// The tag names in `tag_members`, each after a NUL.
+    names: String,
+    /// The final position, when a replay ran.
+    final_pdtl: Vec<u8>,
     /// The canonical PDTL, if any.
     start: Vec<u8>,
     /// The bytes of the main line and of its variations.
@@ -243,6 +253,10 @@ impl Ndjson {
     pub fn begin(&mut self) {
         self.tags.clear();
         self.result_tag = None;
+        self.tag_members.clear();
+        self.result_member = None;
+        self.names.clear();
+        self.final_pdtl.clear();
         self.start.clear();
         self.rope.clear();
         if self.frames.is_empty() {
@@ -253,24 +267,50 @@ impl Ndjson {
     }
 
     pub fn tag(&mut self, tag: &Tag<'_>) {
+        let value = unescape_pgn(tag.value.as_bytes());
         let t = &mut self.tags;
         t.extend_from_slice(b",[");
         json_string(t, tag.name.as_bytes());
         t.push(b',');
         let at = t.len();
-        json_string(t, &unescape_pgn(tag.value.as_bytes()));
+        json_string(t, &value);
         if tag.name == "Result" {
             self.result_tag = Some(at..t.len());
         }
         t.push(b']');
+        // The object keeps a repeated name's first value; `tag_list` has
+        // them all, in order.
+        if !self.names.split('\0').any(|n| n == tag.name) {
+            self.names.push('\0');
+            self.names.push_str(tag.name);
+            let m = &mut self.tag_members;
+            m.push(b',');
+            json_string(m, tag.name.as_bytes());
+            m.push(b':');
+            let at = m.len();
+            json_string(m, &value);
+            if tag.name == "Result" {
+                self.result_member = Some(at..m.len());
+            }
+        }
     }
 
     pub fn fix_result_tag(&mut self, result: Outcome) {
+        let mut value = Vec::new();
+        json_string(&mut value, result.as_str().as_bytes());
         if let Some(r) = self.result_tag.take() {
-            let mut value = Vec::new();
-            json_string(&mut value, result.as_str().as_bytes());
-            self.tags.splice(r, value);
+            self.tags.splice(r, value.iter().copied());
         }
+        if let Some(r) = self.result_member.take() {
+            self.tag_members.splice(r, value);
+        }
+    }
+
+    /// The game's final position, as a replay left it.
+    pub fn final_position(&mut self, position: &impl std::fmt::Display) {
+        use std::io::Write as _;
+        self.final_pdtl.clear();
+        let _ = write!(self.final_pdtl, "{position}");
     }
 
     pub fn setup(&mut self, pdtl: &Pdtl) {
@@ -415,7 +455,9 @@ impl Ndjson {
         if !path.is_empty() {
             push_numbers(&mut head, b",\"path\":", path.iter().map(|&k| u64::from(k)));
         }
-        head.extend_from_slice(b",\"tags\":[[\"Variant\",\"C'escacs\"]");
+        head.extend_from_slice(b",\"tags\":{\"Variant\":\"C'escacs\"");
+        head.extend_from_slice(&self.tag_members);
+        head.extend_from_slice(b"},\"tag_list\":[[\"Variant\",\"C'escacs\"]");
         head.extend_from_slice(&self.tags);
         head.extend_from_slice(b"],\"start\":");
         if self.start.is_empty() {
@@ -441,7 +483,16 @@ impl Ndjson {
             rope.link(&mut moves, finals);
             rope.push(&mut moves, b"]");
         }
-        rope.push(&mut moves, b"}\n");
+        if !self.final_pdtl.is_empty() {
+            let mut pdtl = Vec::with_capacity(self.final_pdtl.len() + 2);
+            json_string(&mut pdtl, &self.final_pdtl);
+            rope.push(&mut moves, b",\"final_pdtl\":");
+            rope.push(&mut moves, &pdtl);
+        }
+        rope.push(
+            &mut moves, b"}
+",
+        );
         rope.write(moves, out)
     }
 }

@@ -34,7 +34,8 @@ use std::io::{self, Write};
 /// let (out, _, _) = filter.filter_bytes(b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n");
 /// assert_eq!(
 ///     String::from_utf8(out).unwrap(),
-///     "{\"file\":\"g.ctl-pgn\",\"line\":1,\"tags\":[[\"Variant\",\"C'escacs\"]],\"start\":null,\
+///     "{\"file\":\"g.ctl-pgn\",\"line\":1,\"tags\":{\"Variant\":\"C'escacs\"},\
+///      \"tag_list\":[[\"Variant\",\"C'escacs\"]],\"start\":null,\
 ///      \"moves\":[{\"number\":1,\"side\":\"white\",\"move\":\"E7-E13\",\"end\":true}],\"result\":\"*\"}\n"
 /// );
 /// ```
@@ -197,6 +198,14 @@ impl Writer {
         }
         if let Some(s) = &mut self.split {
             s.tag(tag);
+        }
+    }
+
+    /// The game's final position, as a replay left it: ndjson's
+    /// `final_pdtl` (CTL-PGN has no place for it).
+    pub fn final_position(&mut self, position: &impl std::fmt::Display) {
+        if let Layout::Ndjson(w) = &mut self.layout {
+            w.final_position(position);
         }
     }
 

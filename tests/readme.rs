@@ -1,0 +1,84 @@
+//! The README's quick start runs as printed: each command, in a folder
+//! holding the repository's corpus, exits 0 and writes something.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+/// The commands of the README's "Quick start" section (lines starting
+/// `ctlpgn-filter` in its first `sh` block).
+fn quick_start() -> Vec<String> {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("\n## Quick start").expect("a quick start")..];
+    let block = &section[section.find("```sh\n").expect("an sh block") + 6..];
+    let block = &block[..block.find("```").expect("closed")];
+    block
+        .lines()
+        .filter(|l| l.starts_with("ctlpgn-filter "))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn the_quick_start_has_six_commands_and_each_runs_as_printed() {
+    let commands = quick_start();
+    assert_eq!(commands.len(), 6, "{commands:?}");
+    let has_jq = Command::new("jq").arg("--version").output().is_ok();
+    let bin = assert_cmd::cargo::cargo_bin("ctlpgn-filter");
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"),
+        dir.path().join("corpus"),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for command in commands {
+        if command.contains("| jq") && !has_jq {
+            continue;
+        }
+        let out = Command::new("bash")
+            .args(["-o", "pipefail", "-c", &command])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let wrote_file = ["clean.ctl-pgn", "sasal.ctl-pgn"]
+            .iter()
+            .any(|f| command.contains(&format!("> {f}")) || command.contains(&format!("-o {f}")));
+        assert!(
+            wrote_file || !out.stdout.is_empty() || command.contains("--check"),
+            "{command}: wrote nothing"
+        );
+    }
+    // A board for each real game.
+    let boards = std::fs::read_dir(dir.path().join("boards"))
+        .unwrap()
+        .count();
+    assert!(boards >= 7, "{boards} diagrams");
+    // The player's games, in either colour: each has him as White or Black,
+    // and some as Black.
+    let sasal = std::fs::read_to_string(dir.path().join("sasal.ctl-pgn")).unwrap();
+    let games: Vec<&str> = sasal.split("[Variant ").skip(1).collect();
+    assert!(games.len() >= 2, "{sasal}");
+    for game in &games {
+        assert!(
+            game.contains("[White \"Sasal") || game.contains("[Black \"Sasal"),
+            "{game}"
+        );
+    }
+    assert!(
+        games.iter().any(|g| g.contains("[Black \"Sasal")),
+        "{sasal}"
+    );
+}
