@@ -188,10 +188,10 @@ impl<R: Read> Chunker<R> {
                 self.fill()?;
             }
         }
-        // The chunk takes the buffer, not a copy of it.
-        let rest = self.buf[len..self.filled].to_vec();
-        let mut bytes = std::mem::replace(&mut self.buf, rest);
-        bytes.truncate(lookahead);
+        // A copy the chunk's size: the buffer, read into up to twice the
+        // size, stays here for the next chunk.
+        let bytes = self.buf[..lookahead].to_vec();
+        self.buf.copy_within(len..self.filled, 0);
         self.filled -= len;
         let origin = self.origin;
         self.origin.byte += len as u64;
@@ -939,7 +939,7 @@ struct Store<R> {
     /// Chunks handed to the workers and not yet written or read again.
     chunks: BTreeMap<usize, Arc<Chunk>>,
     /// Chunks cut while reading again, not yet handed to a worker.
-    inline: BTreeMap<usize, Chunk>,
+    inline: BTreeMap<usize, Arc<Chunk>>,
 }
 
 impl<R: Read> Merger<'_, R> {
@@ -1001,9 +1001,8 @@ impl<R: Read> Merger<'_, R> {
     /// what `--stop-after` lets through). Everything before is written:
     /// what it reads goes straight to the sinks, and what depends on the
     /// games before is decided as on one thread, by the run's ledger.
-    fn read_again(&mut self, resume: Resume, chunk: &Chunk) -> io::Result<Option<usize>> {
+    fn read_again(&mut self, resume: Resume, chunk: &Arc<Chunk>) -> io::Result<Option<usize>> {
         let from = (resume.line_start - chunk.origin.byte) as usize;
-        let first = chunk.own()[from..].to_vec();
         let window = RefCell::new(Window::new(self.window));
         let is_start = |at: u64| window.borrow().chunk_at(at).is_some();
         let until = Until::Boundary {
@@ -1013,17 +1012,17 @@ impl<R: Read> Merger<'_, R> {
         let mut filter = (self.make)();
         filter.gate.ledger = self.sinks.decider.gate.ledger.clone();
         let store = &mut self.store;
-        let mut fetch = |index: usize| -> io::Result<Option<Vec<u8>>> {
+        let mut fetch = |index: usize| -> io::Result<Option<Arc<Chunk>>> {
             let Some(fetched) = store.fetch(index)? else {
                 return Ok(None);
             };
-            let keep = window.borrow_mut().fetched(index, &fetched);
+            let keep = window.borrow_mut().fetched(&fetched);
             store.drop_below(keep);
-            Ok(Some(fetched.bytes))
+            Ok(Some(fetched))
         };
         let src = Chained {
-            current: io::Cursor::new(first),
-            next: chunk.index + 1,
+            current: Arc::clone(chunk),
+            at: from,
             fetch: &mut fetch,
         };
         let s = &mut self.sinks.sinks;
@@ -1062,12 +1061,15 @@ impl<R: Read> Store<R> {
     /// waiting for its turn.
     fn dispatch(&mut self) -> io::Result<()> {
         while let Some((_, chunk)) = self.inline.pop_first() {
+            self.chunks.insert(chunk.index, Arc::clone(&chunk));
             self.send(chunk);
         }
         while !self.eof && self.sent - self.mailbox.finished() < 2 * self.jobs {
             let Some(chunk) = self.cut()? else {
                 return Ok(());
             };
+            let chunk = Arc::new(chunk);
+            self.chunks.insert(chunk.index, Arc::clone(&chunk));
             self.send(chunk);
         }
         Ok(())
@@ -1085,9 +1087,7 @@ impl<R: Read> Store<R> {
         Ok(chunk)
     }
 
-    fn send(&mut self, chunk: Chunk) {
-        let chunk = Arc::new(chunk);
-        self.chunks.insert(chunk.index, Arc::clone(&chunk));
+    fn send(&mut self, chunk: Arc<Chunk>) {
         self.sent += 1;
         self.work_tx
             .as_ref()
@@ -1098,19 +1098,16 @@ impl<R: Read> Store<R> {
 
     /// Chunk `index`, for reading again, cut now if it was not yet (its
     /// worker's reading of it, if any, is kept: it may start a game).
-    fn fetch(&mut self, index: usize) -> io::Result<Option<Fetched>> {
+    fn fetch(&mut self, index: usize) -> io::Result<Option<Arc<Chunk>>> {
         if index >= self.produced && !self.eof {
             if let Some(chunk) = self.cut()? {
-                let fetched = Fetched::of(&chunk);
-                self.inline.insert(chunk.index, chunk);
-                return Ok(Some(fetched));
+                let chunk = Arc::new(chunk);
+                self.inline.insert(chunk.index, Arc::clone(&chunk));
+                return Ok(Some(chunk));
             }
         }
-        let chunk = self
-            .inline
-            .get(&index)
-            .or_else(|| self.chunks.get(&index).map(|c| &**c));
-        Ok(chunk.map(Fetched::of))
+        let chunk = self.inline.get(&index).or_else(|| self.chunks.get(&index));
+        Ok(chunk.cloned())
     }
 
     /// Forgets the chunks below `floor`, and what the workers make of them.
@@ -1118,23 +1115,6 @@ impl<R: Read> Store<R> {
         self.mailbox.drop_below(floor);
         self.chunks.retain(|&i, _| i >= floor);
         self.inline.retain(|&i, _| i >= floor);
-    }
-}
-
-/// A chunk's own bytes, fetched to be read again, and where they are.
-struct Fetched {
-    bytes: Vec<u8>,
-    start: u64,
-    starts_line: bool,
-}
-
-impl Fetched {
-    fn of(chunk: &Chunk) -> Fetched {
-        Fetched {
-            bytes: chunk.own().to_vec(),
-            start: chunk.origin.byte,
-            starts_line: chunk.starts_line,
-        }
     }
 }
 
@@ -1171,21 +1151,22 @@ impl Window {
         }
     }
 
-    /// Chunk `index` is fetched: returns the first chunk to keep.
-    fn fetched(&mut self, index: usize, f: &Fetched) -> usize {
+    /// Chunk `c` is fetched: returns the first chunk to keep.
+    fn fetched(&mut self, c: &Chunk) -> usize {
         if self.line_end {
             self.chunks.clear();
             self.bytes = 0;
         }
-        self.line_end = memchr::memchr(b'\n', &f.bytes).is_some();
-        if f.starts_line || !self.chunks.is_empty() {
+        self.line_end = memchr::memchr(b'\n', c.own()).is_some();
+        let index = c.index;
+        if c.starts_line || !self.chunks.is_empty() {
             self.chunks.push_back(Kept {
                 index,
-                start: f.start,
-                starts_line: f.starts_line,
-                len: f.bytes.len(),
+                start: c.origin.byte,
+                starts_line: c.starts_line,
+                len: c.len,
             });
-            self.bytes += f.bytes.len();
+            self.bytes += c.len;
         }
         while self.bytes > self.limit {
             let Some(first) = self.chunks.pop_front() else {
@@ -1208,25 +1189,29 @@ impl Window {
     }
 }
 
-/// The input again, from a chunk on: the chunks after it are fetched as
-/// the reader gets to them.
+/// The input again, from a place in a chunk on: the chunks after it are
+/// fetched as the reader gets to them.
 struct Chained<'a> {
-    current: io::Cursor<Vec<u8>>,
-    next: usize,
-    fetch: &'a mut dyn FnMut(usize) -> io::Result<Option<Vec<u8>>>,
+    current: Arc<Chunk>,
+    /// How many of its own bytes are read.
+    at: usize,
+    fetch: &'a mut dyn FnMut(usize) -> io::Result<Option<Arc<Chunk>>>,
 }
 
 impl Read for Chained<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         loop {
-            let n = self.current.read(buf)?;
-            if n > 0 || buf.is_empty() {
+            let rest = &self.current.own()[self.at..];
+            if !rest.is_empty() || buf.is_empty() {
+                let n = rest.len().min(buf.len());
+                buf[..n].copy_from_slice(&rest[..n]);
+                self.at += n;
                 return Ok(n);
             }
-            match (self.fetch)(self.next)? {
-                Some(bytes) => {
-                    self.current = io::Cursor::new(bytes);
-                    self.next += 1;
+            match (self.fetch)(self.current.index + 1)? {
+                Some(next) => {
+                    self.current = next;
+                    self.at = 0;
                 }
                 None => return Ok(0),
             }
@@ -1371,6 +1356,58 @@ mod tests {
                 assert_eq!(many.2, one.2, "{name} {jobs}: diagnostics");
                 assert_eq!(many.3, one.3, "{name} {jobs}: counts");
             }
+        }
+    }
+
+    /// Panics as the game on line 401 begins.
+    struct Boom;
+
+    impl crate::Pass for Boom {
+        fn name(&self) -> &'static str {
+            "boom"
+        }
+
+        fn begin_game(&mut self, cx: &mut crate::Context) {
+            if cx.game_start.line == 401 {
+                panic!("boom at 401");
+            }
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_pass_ends_the_run_with_that_panic_on_a_worker_or_the_merger() {
+        let input = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n\n".repeat(200);
+        // In chunks of 1 byte the merger reads nearly all; of 64, the workers.
+        for chunk in [1, 64, 4096] {
+            let (tx, rx) = mpsc::channel();
+            let input = input.clone();
+            std::thread::spawn(move || {
+                let make = || FilterBuilder::new().pass(Box::new(Boom)).build();
+                let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    let (mut out, mut on_diagnostic) = (io::sink(), |_: &Diagnostic| {});
+                    run_parallel(
+                        &make,
+                        input.as_bytes(),
+                        2,
+                        chunk,
+                        &mut out,
+                        None,
+                        &mut on_diagnostic,
+                    )
+                }));
+                let panic = run
+                    .err()
+                    .map(|p| p.downcast_ref::<&str>().map(|s| s.to_string()));
+                tx.send(panic).unwrap();
+            });
+            let panic = rx
+                .recv_timeout(std::time::Duration::from_secs(60))
+                .expect("the run ends");
+            assert_eq!(
+                panic,
+                Some(Some("boom at 401".to_string())),
+                "chunks of {chunk}"
+            );
         }
     }
 
