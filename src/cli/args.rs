@@ -727,7 +727,7 @@ fn wrap(text: &str, indent: usize, width: usize) -> String {
 }
 
 /// Bytes per chunk handed to a worker by default.
-const CHUNK_BYTES: usize = 2 << 20;
+const CHUNK_BYTES: usize = 1 << 20;
 
 #[cfg(test)]
 mod tests {

@@ -852,7 +852,7 @@ pub fn cores() -> usize {
 }
 
 /// The most worker threads `--jobs` starts: four per core (at least 4).
-/// More gain nothing and each takes memory (a few 2 MiB chunks).
+/// More gain nothing and each takes memory (a few 1 MiB chunks).
 pub fn max_jobs() -> usize {
     (4 * cores()).max(4)
 }

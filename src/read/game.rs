@@ -329,7 +329,8 @@ impl Reading<'_> {
             self.finish_game(h, at, Some((opens, starts_line)))?;
         }
         if let Until::Boundary { is_boundary, .. } = self.io.until {
-            if is_boundary(at) {
+            // Not past the last game `--stop-after` lets through.
+            if self.io.stop.is_none() && is_boundary(at) {
                 self.io.stop = Some(Stop::Boundary(at));
                 return Ok(false);
             }
