@@ -1199,23 +1199,29 @@ struct Chained<'a> {
 }
 
 impl Read for Chained<'_> {
+    /// Fills `buf` across chunks, as the input itself would be read: the
+    /// reader then holds what one thread holds, so that what it places
+    /// from held bytes (a column) is the same.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
+        let mut n = 0;
+        while n < buf.len() {
             let rest = &self.current.own()[self.at..];
-            if !rest.is_empty() || buf.is_empty() {
-                let n = rest.len().min(buf.len());
-                buf[..n].copy_from_slice(&rest[..n]);
-                self.at += n;
-                return Ok(n);
-            }
-            match (self.fetch)(self.current.index + 1)? {
-                Some(next) => {
-                    self.current = next;
-                    self.at = 0;
+            if rest.is_empty() {
+                match (self.fetch)(self.current.index + 1)? {
+                    Some(next) => {
+                        self.current = next;
+                        self.at = 0;
+                        continue;
+                    }
+                    None => break,
                 }
-                None => return Ok(0),
             }
+            let k = rest.len().min(buf.len() - n);
+            buf[n..n + k].copy_from_slice(&rest[..k]);
+            self.at += k;
+            n += k;
         }
+        Ok(n)
     }
 }
 

@@ -334,6 +334,43 @@ fn jobs_write_what_one_thread_writes_where_comments_quote_games() {
     }
 }
 
+/// A comment whose text holds a line that starts a game, then a byte not
+/// UTF-8, then its `}`: the text after that line waits to be checked in
+/// case the comment is never closed and it must be read again.
+fn comment_with_a_game_line_then_a_bad_byte(filler_lines: usize) -> Vec<u8> {
+    let mut input = b"[Variant \"C'escacs\"]\n1. E7-E13 {\n[Event \"x\"]\n".to_vec();
+    input.extend(b"a comment line\n".repeat(filler_lines));
+    input.extend(b"\xFF}\n2. F8-F12:\n*\n");
+    input
+}
+
+#[test]
+fn a_byte_not_utf8_in_a_comment_that_closes_after_a_game_line_is_its_error() {
+    // Long enough that the comment leaves the reader's buffer before it
+    // closes, and short.
+    for filler in [0, 40_000] {
+        let input = comment_with_a_game_line_then_a_bad_byte(filler);
+        let r = run_with(Filter::default(), &input);
+        assert_eq!(r.report.games_rejected, 1, "{filler}: {:?}", r.errors);
+        let (line, column, message) = &r.errors[0];
+        assert!(message.starts_with("invalid UTF-8: byte 0xFF"), "{message}");
+        assert_eq!((*line, *column), (filler as u64 + 4, 1));
+    }
+}
+
+#[test]
+fn jobs_write_what_one_thread_writes_where_a_comment_closes_after_a_game_line_and_a_bad_byte() {
+    for input in [
+        comment_with_a_game_line_then_a_bad_byte(3),
+        b"{\n[e\"\"]\n\xFF}\n".to_vec(),
+    ] {
+        let one = run_with(Filter::default(), &input);
+        for chunk in [1, 2, 5, 30] {
+            assert_eq!(parallel(&input, chunk), one, "{chunk}");
+        }
+    }
+}
+
 #[test]
 fn jobs_write_what_one_thread_writes_on_many_tricky_games_in_small_chunks() {
     let input = tricky().concat().repeat(20);

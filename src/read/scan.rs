@@ -44,6 +44,10 @@ pub(super) struct Scan {
     read_again: Option<ReadAgain>,
     /// What must be read again that left the buffer.
     spill: Spill,
+    /// The first byte not UTF-8 in what must be read again, found as it
+    /// left the buffer (placed while held): the comment's error if it
+    /// closes after all, the game's read again if it does not.
+    spilled_fault: Option<(crate::diag::Pos, crate::diag::Message)>,
     /// No `}` follows this stream offset: a comment opened there reached
     /// the input's end.
     no_close_after: Option<u64>,
@@ -75,6 +79,7 @@ impl Scan {
             read_again: None,
             spill: Spill::default(),
             no_close_after: None,
+            spilled_fault: None,
         }
     }
 }
@@ -96,6 +101,7 @@ impl Reading<'_> {
         self.asides.comment.clear();
         let s = &mut self.scan;
         s.search = (at + 1, self.places.line, true);
+        s.spilled_fault = None;
         s.comment_in_skip = s.mode == Mode::SkipVariation;
         s.mode = Mode::Comment;
         let depth = self.game.depth;
@@ -157,6 +163,14 @@ impl Reading<'_> {
             return Ok(());
         };
         self.at = close + 1;
+        if let Some(again) = self.scan.read_again {
+            // It closes after all: the text kept to be read again, whose
+            // check waited for that, is the comment's.
+            match self.scan.spilled_fault.take() {
+                Some((pos, message)) => self.error_at_pos(h, pos, message),
+                None => self.check_utf8_in(h, again.at.max(h.base), body_end),
+            }
+        }
         let s = &mut self.scan;
         s.mode = if s.comment_in_skip {
             Mode::SkipVariation
@@ -235,6 +249,13 @@ impl Reading<'_> {
         if let Some(again) = self.scan.read_again {
             let from = again.at.max(h.base);
             if from < keep {
+                if self.scan.spilled_fault.is_none() {
+                    if let Err(e) = simdutf8::compat::from_utf8(h.slice(from, keep)) {
+                        let bad = from + e.valid_up_to() as u64;
+                        let pos = self.places_pos_before(h, bad);
+                        self.scan.spilled_fault = Some((pos, invalid_utf8(h, bad)));
+                    }
+                }
                 self.scan.spill.push(h.slice(from, keep))?;
             }
         }
@@ -272,6 +293,8 @@ impl Reading<'_> {
         let Some(again) = self.scan.read_again.take() else {
             return Ok(None);
         };
+        // What it holds is read again, and checked then.
+        self.scan.spilled_fault = None;
         self.finish_game(h, again.tag, Some((Opens::Tag, again.tag == again.at)))?;
         self.scan.mode = Mode::Tokens;
         self.game.depth = 0;
@@ -412,9 +435,13 @@ impl Reading<'_> {
 
     /// Reports invalid UTF-8 in skipped text from `from` to `to`.
     fn check_utf8(&mut self, h: Held<'_>, from: u64, to: u64) {
-        if self.scan.utf8 {
-            return;
+        if !self.scan.utf8 {
+            self.check_utf8_in(h, from, to);
         }
+    }
+
+    /// Reports invalid UTF-8 from `from` to `to`, whatever region holds it.
+    fn check_utf8_in(&mut self, h: Held<'_>, from: u64, to: u64) {
         if let Err(e) = simdutf8::compat::from_utf8(h.slice(from, to)) {
             let bad = from + e.valid_up_to() as u64;
             let at = self.places_pos_before(h, bad);
