@@ -82,3 +82,40 @@ fn the_quick_start_has_six_commands_and_each_runs_as_printed() {
         "{sasal}"
     );
 }
+
+/// The README's exit-status example, a pipeline that accepts rejected
+/// games: on a file with a rejected game (status 1) it succeeds, on an
+/// input that cannot be read (status 2) it fails.
+#[test]
+fn the_exit_status_example_accepts_rejected_games_and_nothing_worse() {
+    let readme = include_str!("../README.md");
+    let at = readme
+        .find("`ctlpgn-filter -q in.pgn")
+        .expect("the example");
+    let example = &readme[at + 1..];
+    let example = &example[..example.find('`').unwrap()];
+    let bin = assert_cmd::cargo::cargo_bin("ctlpgn-filter");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    for (input, passes) in [
+        (Some("errors/movetext.ctl-pgn"), true),
+        (Some("real-2023-09-08.ctl-pgn"), true),
+        (None, false),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        if let Some(input) = input {
+            std::fs::copy(corpus.join(input), dir.path().join("in.pgn")).unwrap();
+        }
+        let status = Command::new("bash")
+            .args(["-c", example])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .status()
+            .unwrap();
+        assert_eq!(status.success(), passes, "{example} on {input:?}");
+    }
+}
