@@ -409,9 +409,8 @@ fn completions_offer_no_hidden_option() {
         .stdout(GOOD_OUT);
 }
 
-/// Runs the command with stderr on a terminal (a pseudo-terminal made
-/// here) and `env` set, and returns what it wrote there.
-fn stderr_on_a_terminal(args: &[&str], env: &[(&str, &str)], input: &str) -> String {
+/// A pseudo-terminal: its master end, and the slave end a child is given.
+fn pseudo_terminal() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
     use std::os::fd::{FromRawFd, OwnedFd};
     let (mut master, mut slave) = (0, 0);
     // SAFETY: openpty writes two descriptors into the two ints it is given;
@@ -427,7 +426,13 @@ fn stderr_on_a_terminal(args: &[&str], env: &[(&str, &str)], input: &str) -> Str
     };
     assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
     // SAFETY: both descriptors were just opened by openpty and are ours.
-    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) }
+}
+
+/// Runs the command with stderr on a terminal (a pseudo-terminal made
+/// here) and `env` set, and returns what it wrote there.
+fn stderr_on_a_terminal(args: &[&str], env: &[(&str, &str)], input: &str) -> String {
+    let (master, slave) = pseudo_terminal();
     let mut command = binary();
     command
         .args(args)
@@ -540,26 +545,7 @@ fn short_help_is_a_summary_of_at_most_50_lines_of_80_columns() {
 
 #[test]
 fn no_input_at_a_terminal_prints_the_usage_and_exits_2() {
-    let (mut master, mut slave) = (0, 0);
-    // SAFETY: openpty writes two descriptors; the rest may be null.
-    let made = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            std::ptr::null(),
-        )
-    };
-    assert_eq!(made, 0, "no pseudo-terminal");
-    // SAFETY: both descriptors were just opened, and are owned here alone.
-    let (master, slave) = unsafe {
-        use std::os::fd::FromRawFd;
-        (
-            std::os::fd::OwnedFd::from_raw_fd(master),
-            std::os::fd::OwnedFd::from_raw_fd(slave),
-        )
-    };
+    let (master, slave) = pseudo_terminal();
     let out = support::binary()
         .stdin(std::process::Stdio::from(slave))
         .output()
