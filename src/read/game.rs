@@ -155,6 +155,10 @@ impl Game {
     pub fn new(keep_raw: bool) -> Game {
         Game {
             keep_raw,
+            // Only a game longer than this spills: under --jobs three
+            // readers may each hold one (two workers, the merger reading
+            // again), with the writer's own (`write::held`) beside it.
+            raw: Spill::with_memory(2 << 20),
             ..Game::default()
         }
     }

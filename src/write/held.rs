@@ -31,9 +31,9 @@ impl Default for Held {
 }
 
 impl Held {
-    /// The default bound: a few MiB, for a game's output before its
+    /// The default bound, 1 MiB, for a game's output before its
     /// verdict; each spill keeps as much again in memory.
-    pub const BOUND: usize = 4 << 20;
+    pub const BOUND: usize = 1 << 20;
 
     pub fn new(bound: usize) -> Held {
         Held {
