@@ -566,7 +566,7 @@ impl FilterBuilder {
 
     /// How many bytes of a game's output the writer holds in memory until
     /// its verdict (of each part it lays out apart), the rest going to a
-    /// temporary file: a few MiB by default. The output is the same
+    /// temporary file: 1 MiB by default. The output is the same
     /// whatever it is: this is for the tests that check so.
     #[doc(hidden)]
     pub fn held_bytes(mut self, bytes: usize) -> Self {
