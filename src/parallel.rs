@@ -1,6 +1,7 @@
 //! Filtering on several threads, byte for byte as on one.
 //!
-//! The input is cut into chunks before lines that start `[Variant "`:
+//! The input is cut into chunks before lines that start `[Variant "`
+//! (or, where none comes soon enough, any line, or inside a line too long):
 //! places where a game usually starts, but not always (the line may be
 //! quoted inside a comment, or follow a tag section it belongs to). Each
 //! chunk is read on a worker by a reader that starts there afresh, and
@@ -562,8 +563,11 @@ fn read_chunk(
 /// Filters `input` on `jobs` threads (at most 1024: more are
 /// taken as that many), each with a filter from `make`, and writes output,
 /// rejects and diagnostics in input order: the same bytes, diagnostics and
-/// counts as one thread. Memory is bounded by about `3 × jobs` chunks of
-/// `chunk_size` bytes, and the game longest to read again. A thread that
+/// counts as one thread. Memory is bounded by a few chunks of up to
+/// `2 × chunk_size` bytes per thread, whatever the input, and what one
+/// thread takes to read a game (a game read again is read as on one
+/// thread, straight to the sinks). A worker's panic is raised here once
+/// the other workers end. A thread that
 /// cannot be started is an error, before anything is read.
 ///
 /// ```

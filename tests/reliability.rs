@@ -362,3 +362,42 @@ fn an_empty_file_a_file_of_blank_lines_and_whitespace_games_write_nothing() {
             .ends_with("0 games read, 0 written, 0 rejected, 0 warnings\n"));
     }
 }
+
+#[test]
+fn a_game_much_longer_than_a_chunk_is_filtered_on_two_threads_in_memory_bounded_by_a_few_chunks() {
+    // A 32 MB comment: no game starts for 500 chunks of 64 KiB.
+    for closed in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let rejects = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+        let (r1, r2) = (rejects("one"), rejects("two"));
+        // Each run holds the lock on runs until dropped: one's is kept apart.
+        let one = run(
+            &["-j1", "--stats", "--rejects", &r1],
+            long_comment(320_000, closed),
+        );
+        let (code, stderr, len, tail, rss) = (
+            one.code,
+            one.stderr.clone(),
+            one.stdout_len,
+            one.stdout_tail.clone(),
+            one.max_rss,
+        );
+        drop(one);
+        let two = run(
+            &["-j2", "--chunk-bytes", "65536", "--stats", "--rejects", &r2],
+            long_comment(320_000, closed),
+        );
+        assert_eq!(two.code, code, "{}", two.stderr);
+        assert_eq!(two.stderr, stderr);
+        assert_eq!((two.stdout_len, &two.stdout_tail), (len, &tail));
+        assert!(std::fs::read(&r1).unwrap() == std::fs::read(&r2).unwrap());
+        // Not the game: a few chunks more than one thread (which keeps 8 MB
+        // of a game never closed in memory, the rest in a temporary file).
+        assert!(
+            two.max_rss < rss + 8 * MB,
+            "peak RSS {} MB, one thread's {} MB",
+            two.max_rss / MB,
+            rss / MB
+        );
+    }
+}
