@@ -206,6 +206,10 @@ pub(crate) struct Spill {
     len: u64,
     /// How many bytes stay in memory.
     memory: usize,
+    /// Bytes of the file read back, from `window_at`: a game's output is
+    /// written in many short ranges, mostly in order.
+    window: Vec<u8>,
+    window_at: u64,
 }
 
 impl Default for Spill {
@@ -223,8 +227,13 @@ impl Spill {
             tail: None,
             len: 0,
             memory,
+            window: Vec::new(),
+            window_at: 0,
         }
     }
+
+    /// How much of the file one read back brings into the window.
+    const WINDOW: usize = 64 << 10;
 
     pub fn push(&mut self, bytes: &[u8]) -> io::Result<()> {
         use std::io::Write;
@@ -263,6 +272,8 @@ impl Spill {
         self.head.clear();
         self.tail = None;
         self.len = 0;
+        self.window.clear();
+        self.window_at = 0;
     }
 
     /// Writes the first `n` bytes to `sink`; more may be pushed after.
@@ -284,8 +295,28 @@ impl Spill {
             sink.write_all(&self.head[start as usize..end.min(in_head) as usize])?;
         }
         let (from, to) = (start.max(in_head), end.max(in_head));
-        if let (Some(f), true) = (&mut self.tail, to > from) {
-            f.seek(SeekFrom::Start(from - in_head))?;
+        let Spill {
+            tail,
+            window,
+            window_at,
+            ..
+        } = self;
+        if let (Some(f), true) = (tail.as_mut(), to > from) {
+            let (at, len) = (from - in_head, (to - from) as usize);
+            let held = |window: &Vec<u8>, window_at: u64| {
+                at >= window_at && at + len as u64 <= window_at + window.len() as u64
+            };
+            if !held(window, *window_at) && len < Spill::WINDOW {
+                window.resize(Spill::WINDOW, 0);
+                let n = read_at_most(f, window, at)?;
+                window.truncate(n);
+                *window_at = at;
+            }
+            if held(window, *window_at) {
+                let i = (at - *window_at) as usize;
+                return sink.write_all(&window[i..i + len]);
+            }
+            f.seek(SeekFrom::Start(at))?;
             let copied = io::copy(&mut Read::by_ref(f).take(to - from), sink);
             f.seek(SeekFrom::End(0))?;
             copied?;
@@ -304,6 +335,22 @@ impl Spill {
             }
         })
     }
+}
+
+/// Reads `file` from `at` into `buf` until it is full or the file ends;
+/// returns how much was read. The file's own position is left as it is.
+fn read_at_most(file: &std::fs::File, buf: &mut [u8], at: u64) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read_at(&mut buf[n..], at + n as u64) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 /// Pushing, as a sink: what another spill writes to it.
