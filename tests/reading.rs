@@ -168,3 +168,16 @@ fn a_redefine_after_a_comma_on_its_line_is_misplaced_on_either_path() {
         );
     }
 }
+
+#[test]
+fn a_byte_not_utf8_in_a_comment_never_closed_of_a_game_read_again_is_placed_on_its_line() {
+    // The first comment is never closed: the game is read again from the
+    // tag on line 2, whose own comment is never closed either.
+    let input = b"{\n[T\"\"]E7-E1{\n\xFF\n[i\"\"]\n";
+    let (_, diags, _) = ctlpgn_filter::Filter::default().filter_bytes(input);
+    let bad = diags
+        .iter()
+        .find(|d| d.message.starts_with("invalid UTF-8"))
+        .expect("the byte is reported");
+    assert_eq!((bad.line, bad.column), (3, 1));
+}

@@ -135,11 +135,10 @@ impl Reading<'_> {
                 // No `}` comes any more: the comment is never closed, and
                 // reading goes on from its first line that starts a game
                 // now, as it would once the input had ended.
-                self.check_utf8(
-                    h,
-                    from,
-                    self.scan.read_again.map_or(end, |r| r.at.max(from)),
-                );
+                let to = self.scan.read_again.map_or(end, |r| r.at.max(from));
+                // Its lines counted first: a fault there is placed from them.
+                self.places.lines_in(h, from, to);
+                self.check_utf8(h, from, to);
                 return self.read_again_now(h).map(|_| ());
             }
         }
