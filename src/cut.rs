@@ -10,8 +10,9 @@
 //! the choices that depend on the games before are taken once, here.
 
 use crate::diag::Pos;
-use crate::filter::{FilterBuilder, LeftOutCounts};
+use crate::filter::FilterBuilder;
 use crate::passes::{Context, Interest, Pass};
+use crate::report::LeftOutCounts;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

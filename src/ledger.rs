@@ -14,10 +14,10 @@
 //! through, so the answers are the same.
 
 use crate::diag::{Diagnostic, DiagnosticKind, Severity};
-use crate::filter::{LeftOutCounts, Report};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::Outcome;
 use crate::passes::{Context, LeftOut};
+use crate::report::{LeftOutCounts, Report};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

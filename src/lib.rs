@@ -37,6 +37,7 @@ mod parallel;
 pub mod passes;
 mod pdtl;
 mod read;
+mod report;
 mod verify;
 mod write;
 
@@ -45,8 +46,8 @@ pub use write::{Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PA
 pub use cut::{cut_at_games, cut_at_games_marked, Cuts, ORIGIN_MARK};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 pub use filter::{
-    index_implementations, CutShort, Filter, FilterBuilder, LeftOutCounts, Origin, Report, Sinks,
-    DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, PASS_NAMES,
+    index_implementations, Filter, FilterBuilder, Sinks, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES,
+    PASS_NAMES,
 };
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexColour, HexError, COLUMNS};
@@ -62,4 +63,5 @@ pub use passes::{
     TagPattern, Variation,
 };
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
+pub use report::{CutShort, LeftOutCounts, Origin, Report};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};

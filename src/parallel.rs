@@ -27,9 +27,10 @@
 //! business: its callback gets every one, in order).
 
 use crate::diag::Diagnostic;
-use crate::filter::{Filter, Origin, Report, Sinks};
+use crate::filter::{Filter, Sinks};
 use crate::ledger::{Deferral, Deferred, Lengths, Verdict};
 use crate::read::{read_some, Reader, Resume, Stop, Until};
+use crate::report::{Origin, Report};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Read, Write};

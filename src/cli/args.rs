@@ -587,7 +587,7 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
         format!(
             "--jobs takes a whole number of threads, from 1 up (this machine has {} cores); \
              0 means one per core",
-            super::session::cores()
+            cores()
         )
     })
 }
@@ -895,4 +895,15 @@ mod tests {
             );
         }
     }
+}
+
+/// The cores this machine has (1 if that cannot be known).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The most worker threads `--jobs` starts: four per core (at least 4).
+/// More gain nothing and each takes memory (a few 1 MiB chunks).
+pub fn max_jobs() -> usize {
+    (4 * cores()).max(4)
 }

@@ -136,13 +136,13 @@ fn run(cli: &Cli) -> io::Result<Outcome> {
     .expand(&named);
     checks::refuse_clashes(cli, &names, &expanded)?;
     let entries = &expanded.entries;
-    if let Some(n) = cli.jobs.filter(|&n| n > session::max_jobs()) {
+    if let Some(n) = cli.jobs.filter(|&n| n > args::max_jobs()) {
         if !cli.quiet {
             say!(
                 "ctlpgn-filter: warning: --jobs {n}: using {} threads, 4 per core of this \
                  machine's {} (more would only take memory)",
-                session::max_jobs(),
-                session::cores()
+                args::max_jobs(),
+                args::cores()
             );
         }
     }

@@ -1,7 +1,7 @@
 //! One run of the command: the filter, carried from input to input, and
 //! what it counts along the way.
 
-use super::args::{Cli, Color, OutputFormat};
+use super::args::{cores, max_jobs, Cli, Color, OutputFormat};
 use super::decode;
 use super::diagrams::Diagrams;
 use super::flood::Flood;
@@ -844,15 +844,4 @@ impl Write for Separated<'_> {
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
-}
-
-/// The cores this machine has (1 if that cannot be known).
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// The most worker threads `--jobs` starts: four per core (at least 4).
-/// More gain nothing and each takes memory (a few 1 MiB chunks).
-pub fn max_jobs() -> usize {
-    (4 * cores()).max(4)
 }

@@ -3,6 +3,7 @@
 //! (`Redefine`, `PDTL`); and what standard-chess PGN looks like, to say so.
 
 pub(crate) mod alphabet;
+pub(crate) mod game_start;
 pub(crate) mod half_move;
 pub(crate) mod hex;
 pub(crate) mod model;

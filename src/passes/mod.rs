@@ -5,15 +5,16 @@ mod ascii;
 mod chain;
 mod comments;
 mod fan;
+mod pass;
 mod ratings;
 mod redefine;
 mod select;
 mod variations;
 
 pub use ascii::AsciiSeparators;
-pub use chain::{Context, Flow, Interest, LeftOut, Pass, Tag, Variation};
 pub use comments::DropComments;
 pub use fan::FanToLetters;
+pub use pass::{Context, Flow, Interest, LeftOut, Pass, Tag, Variation};
 pub use ratings::DropRatings;
 pub use redefine::UndoRedefine;
 pub use select::{Reaches, SelectError, SelectPlies, SelectTags, TagPattern};

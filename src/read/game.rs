@@ -4,13 +4,11 @@
 
 use super::input::Spill;
 use super::scan::Mode;
-use super::tokens::is_blank;
 use super::{Held, Reading, Resume, Stop, Until};
 use crate::diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
-use crate::filter::{CutShort, Report};
+use crate::grammar::game_start::{is_blank, Opens, Standing};
 use crate::grammar::model::Outcome;
-use crate::grammar::token::Token;
-use logos::Logos;
+use crate::report::{CutShort, Report};
 use std::io::{self, Write};
 
 /// Where the games go: the output, the rejects, the diagnostics, and the
@@ -45,61 +43,6 @@ impl<'f> Sinks<'f> {
             stop: None,
             report: Report::default(),
         }
-    }
-}
-
-/// What a token is to the game-start rule ([`Reading::game_at`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Opens {
-    Tag,
-    Movetext,
-    Result,
-    /// A comment or a variation.
-    Aside,
-}
-
-impl Opens {
-    /// What the first token of `text`, past blanks, is to the game-start
-    /// rule, read from its first bytes (a line too long to read); `None`
-    /// when they are all blanks.
-    fn of_first_token(text: &[u8]) -> Option<(usize, Opens)> {
-        let i = text.iter().position(|&b| !is_blank(b))?;
-        let opens = match text[i] {
-            b'[' => Opens::Tag,
-            b'{' | b'(' => Opens::Aside,
-            _ => {
-                let word = &text[i..text.len().min(i + 64)];
-                match crate::grammar::token::Token::lexer(word).next() {
-                    Some(Ok(Token::Result | Token::Unfinished | Token::PgnDraw)) => Opens::Result,
-                    _ => Opens::Movetext,
-                }
-            }
-        };
-        Some((i, opens))
-    }
-}
-
-/// How a game stands, to the game-start rule: what may start the next.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Standing {
-    /// A game is under way (none: anything starts one).
-    pub open: bool,
-    pub past_tags: bool,
-    /// A result, or a last move marked `:` or `#`.
-    pub ended: bool,
-    pub has_result: bool,
-}
-
-impl Standing {
-    /// Does a token of kind `opens` start a game after this one?
-    pub fn starts(self, opens: Opens) -> bool {
-        !self.open
-            || match opens {
-                Opens::Tag => self.past_tags || self.ended,
-                Opens::Movetext => self.ended,
-                Opens::Result => self.has_result,
-                Opens::Aside => false,
-            }
     }
 }
 

@@ -34,9 +34,10 @@ mod tags;
 mod tokens;
 
 use crate::diag::Diagnostic;
-use crate::filter::{Filter, Origin, Report};
+use crate::filter::Filter;
 use crate::grammar::half_move::Window;
 use crate::passes::Interest;
+use crate::report::{Origin, Report};
 use game::{Game, Sinks};
 pub(crate) use index::Impl as IndexImpl;
 use index::Index;

@@ -4,10 +4,10 @@
 //! the search for the first line inside it that starts a game, where
 //! reading starts again if the comment is never closed.
 
-use super::game::Opens;
 use super::index::Classes;
 use super::input::Spill;
 use super::{Held, Reading, Stop};
+use crate::grammar::game_start::Opens;
 use crate::grammar::token;
 use crate::passes::{Flow, Interest, Variation};
 use std::io;

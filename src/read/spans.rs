@@ -15,6 +15,7 @@
 use super::tokens::*;
 use super::{Held, Reading};
 use crate::diag::Pos;
+use crate::grammar::game_start::is_blank;
 use crate::grammar::half_move::{self, Traits, Window};
 use crate::grammar::model::{Action, Check, HalfMove, Sep, Side, Text};
 use crate::grammar::token::decimal_at;

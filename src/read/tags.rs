@@ -2,11 +2,11 @@
 //! through the tokenizer; the tags that carry meaning (Variant, Redefine,
 //! PDTL) read for it.
 
-use super::game::Opens;
 use super::scan::invalid_utf8;
 use super::tokens::*;
 use super::{Held, Reading};
 use crate::diag::Pos;
+use crate::grammar::game_start::Opens;
 use crate::grammar::model::Outcome;
 use crate::grammar::token::tag_parts;
 use crate::passes::{Flow, Tag};

@@ -4,10 +4,10 @@
 //! once in `grammar/`; a token handed on by kind: tags (`tags.rs`),
 //! movetext (`moves.rs`), variations and comments (here).
 
-use super::game::Opens;
 use super::scan::{invalid_utf8, Mode};
 use super::{Held, Reading};
 use crate::diag::Message;
+use crate::grammar::game_start::Opens;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Side};
 use crate::grammar::standard_chess;
@@ -102,12 +102,6 @@ impl Span<'_> {
             Some((word, m)) => word + u64::from(m.get(i).or(m.last()).copied().unwrap_or(0)),
         }
     }
-}
-
-/// Is `b` a blank the span path reads (the tokenizer's own skip them too)?
-#[inline(always)]
-pub(super) fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r')
 }
 
 impl Reading<'_> {
