@@ -39,6 +39,7 @@ mod pdtl;
 mod read;
 mod report;
 mod verify;
+mod visitor;
 mod write;
 
 pub use write::{Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG};
@@ -65,3 +66,4 @@ pub use passes::{
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 pub use report::{CutShort, LeftOutCounts, Origin, Report};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};
+pub use visitor::{read_games, GameRead, Visitor};

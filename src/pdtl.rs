@@ -654,6 +654,22 @@ impl Pdtl {
     }
 }
 
+/// The canonical PDTL text ([`Pdtl::write_to`]).
+///
+/// ```
+/// use ctlpgn_filter::Pdtl;
+/// let p = Pdtl::parse("/27:1K/1:Dk/ w - - 0 1").unwrap();
+/// assert_eq!(Pdtl::parse(&p.to_string()).unwrap(), p);
+/// ```
+impl fmt::Display for Pdtl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = Vec::new();
+        self.write_to(&mut text);
+        // ASCII, or a figurine's UTF-8 where no pass turned it to a letter.
+        f.write_str(&String::from_utf8_lossy(&text))
+    }
+}
+
 fn write_piece(p: Piece, out: &mut Vec<u8>) {
     match p.glyph.fan {
         Some(_) => p.glyph.write_to(out),

@@ -729,6 +729,17 @@ fn wrap(text: &str, indent: usize, width: usize) -> String {
 /// Bytes per chunk handed to a worker by default.
 const CHUNK_BYTES: usize = 1 << 20;
 
+/// The cores this machine has (1 if that cannot be known).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The most worker threads `--jobs` starts: four per core (at least 4).
+/// More gain nothing and each takes memory (a few 1 MiB chunks).
+pub fn max_jobs() -> usize {
+    (4 * cores()).max(4)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -895,15 +906,4 @@ mod tests {
             );
         }
     }
-}
-
-/// The cores this machine has (1 if that cannot be known).
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// The most worker threads `--jobs` starts: four per core (at least 4).
-/// More gain nothing and each takes memory (a few 1 MiB chunks).
-pub fn max_jobs() -> usize {
-    (4 * cores()).max(4)
 }
