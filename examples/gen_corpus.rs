@@ -17,6 +17,8 @@
 //! - `annotated`: comments (some over several lines, some quoting whole
 //!   games), variations nested three deep with leading dots and labels,
 //!   ratings and NAGs, on main lines that `--verify` replays.
+//! - `tags`: short canonical games, six to eight tags and 3 to 12
+//!   half-moves each, a PDTL in a quarter of them: the cost of a tag line.
 //! - `real`: the author's seven games of `corpus/real-*.ctl-pgn`, repeated.
 //!
 //! The same seed always gives the same bytes. Sizes are in MB of 10^6 bytes;
@@ -30,7 +32,7 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
 const USAGE: &str =
-    "usage: gen_corpus [--mb MB] [--seed N] [--shape mixed|ascii|annotated|real] [--ascii]";
+    "usage: gen_corpus [--mb MB] [--seed N] [--shape mixed|ascii|annotated|tags|real] [--ascii]";
 
 fn main() -> ExitCode {
     let mut mb = 10.0f64;

@@ -76,6 +76,7 @@ pub struct FilterBuilder {
     verify: Option<Verify>,
     extra: Vec<Box<dyn Pass>>,
     strict: bool,
+    silence_warnings: bool,
     fail_fast: bool,
     fix_result: bool,
     max_line_bytes: u64,
@@ -103,6 +104,7 @@ impl FilterBuilder {
             verify: None,
             extra: Vec::new(),
             strict: false,
+            silence_warnings: false,
             fail_fast: false,
             fix_result: false,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
@@ -173,6 +175,22 @@ impl FilterBuilder {
     /// Turns every warning into an error that rejects its game.
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
+        self
+    }
+
+    /// Counts warnings (`Report::warnings`) without making their messages,
+    /// so that they cost nothing more, and hands only errors and notes to
+    /// the diagnostics callback (`-q`). Under [`FilterBuilder::strict`] a
+    /// warning is an error still, with its message.
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let game = b"1. E7-E13:\n*\n"; // no Variant tag: a warning
+    /// let (_, diags, report) = FilterBuilder::new().silence_warnings(true).build().filter_bytes(game);
+    /// assert_eq!((diags.len(), report.warnings), (0, 1));
+    /// ```
+    pub fn silence_warnings(mut self, silence: bool) -> Self {
+        self.silence_warnings = silence;
         self
     }
 
@@ -457,7 +475,7 @@ impl FilterBuilder {
             fix_result: self.fix_result,
             max_line_bytes: self.max_line_bytes,
             max_depth: self.max_depth,
-            cx: Context::strict(self.strict),
+            cx: Context::new(self.strict, self.silence_warnings),
             writer: Writer::new(self.format, self.split_variations, hook, self.held_bytes),
             gate: self.gate,
             cut_short: None,

@@ -167,6 +167,31 @@ fn quiet_silences_warnings() {
 }
 
 #[test]
+fn quiet_still_counts_the_warnings_in_the_stats() {
+    cmd()
+        .args(["-q", "--stats"])
+        .write_stdin("1. E7-E13:\n*\n")
+        .assert()
+        .success()
+        .stderr(
+            "ctlpgn-filter: <stdin>: 1 game, 1 half-move; dropped 0 comments, 0 variations, 0 ratings; 0 rejected, 1 warning\n\
+             ctlpgn-filter: 1 game read, 1 written, 0 rejected, 1 warning\n",
+        );
+}
+
+#[test]
+fn quiet_with_strict_still_says_why_a_game_is_rejected() {
+    let out = cmd()
+        .args(["-q", "--strict"])
+        .write_stdin("1. E7-E13:\n*\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("tag: rejected by --strict"), "{err}");
+}
+
+#[test]
 fn stats_prints_counts_per_file_then_the_summary() {
     cmd()
         .arg("--stats")

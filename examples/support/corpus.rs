@@ -319,6 +319,10 @@ pub enum Shape {
     /// ratings and NAGs on a sixth of the half-moves, U+2010, U+2013 and ×,
     /// a PDTL in a quarter of the games, Redefine or FAN in half of them.
     Annotated,
+    /// Short tag-heavy games, canonical and ASCII (filtering them gives back
+    /// the same bytes): six to eight tags, 3 to 12 half-moves that replay
+    /// under `--verify`, a PDTL in a quarter of them.
+    Tags,
     /// The author's seven real games (`corpus/real-*.ctl-pgn`), whole, in
     /// turn, a blank line after each; the seed does not matter. Four of
     /// them warn: three have no Variant tag, one a Result tag that its mate
@@ -327,13 +331,20 @@ pub enum Shape {
 }
 
 impl Shape {
-    pub const ALL: [Shape; 4] = [Shape::Mixed, Shape::Ascii, Shape::Annotated, Shape::Real];
+    pub const ALL: [Shape; 5] = [
+        Shape::Mixed,
+        Shape::Ascii,
+        Shape::Annotated,
+        Shape::Tags,
+        Shape::Real,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Shape::Mixed => "mixed",
             Shape::Ascii => "ascii",
             Shape::Annotated => "annotated",
+            Shape::Tags => "tags",
             Shape::Real => "real",
         }
     }
@@ -363,12 +374,14 @@ impl Shape {
             }
             return Ok(written);
         }
-        let mut g = Gen::new(seed, self == Shape::Ascii);
+        let mut g = Gen::new(seed, matches!(self, Shape::Ascii | Shape::Tags));
         while written < bytes {
             g.buf.clear();
             g.line_start = 0;
             if self == Shape::Annotated {
                 g.annotated_game();
+            } else if self == Shape::Tags {
+                g.tag_heavy_game();
             } else {
                 g.game();
             }
@@ -976,22 +989,7 @@ impl Gen {
             1 => Letters::Fan,
             _ => Letters::Standard,
         };
-        let mut board = Board::initial();
-        let mut side = Side::White;
-        let mut number = 1;
-        let mut pdtl = None;
-        if self.rng.chance(250) {
-            // Taken up after moves the record leaves out.
-            let plies = self.rng.range(2, 80);
-            for _ in 0..plies {
-                self.coherent_move(&mut board, side, &mut Vec::new());
-                side = other(side);
-            }
-            number = 1 + plies / 2;
-            let clock = self.rng.range(0, 40);
-            // Both kings moved: a castling claim would have to match the board.
-            pdtl = Some(self.pdtl_value(&board, side, b"--", clock, number));
-        }
+        let (mut board, mut side, mut number, pdtl) = self.start(250);
 
         // The moves first, so that a mate decides the result.
         let n_half = self.rng.range(16, 100);
@@ -1066,6 +1064,86 @@ impl Gen {
         self.newline();
     }
 
+    /// Where a game starts: the initial setup, or, with a chance of
+    /// `per_mille`, a PDTL taken up after moves the record leaves out.
+    /// Returns the board, the side to move, the move number and the PDTL.
+    fn start(&mut self, per_mille: u32) -> (Board, Side, u32, Option<String>) {
+        let mut board = Board::initial();
+        let mut side = Side::White;
+        if !self.rng.chance(per_mille) {
+            return (board, side, 1, None);
+        }
+        let plies = self.rng.range(2, 80);
+        for _ in 0..plies {
+            self.coherent_move(&mut board, side, &mut Vec::new());
+            side = other(side);
+        }
+        let number = 1 + plies / 2;
+        let clock = self.rng.range(0, 40);
+        // Both kings moved: a castling claim would have to match the board.
+        let pdtl = self.pdtl_value(&board, side, b"--", clock, number);
+        (board, side, number, Some(pdtl))
+    }
+
+    /// A game of the tag-heavy shape, laid out as the filter writes it.
+    fn tag_heavy_game(&mut self) {
+        self.letters = Letters::Standard;
+        let (mut board, mut side, mut number, pdtl) = self.start(250);
+        let result = *self.rng.pick(&RESULTS);
+        self.tag("Variant", "C'escacs");
+        let values = [
+            ("Event", self.rng.pick(EVENTS).to_string()),
+            ("Site", self.rng.pick(SITES).to_string()),
+            ("Date", format!("20{:02}.??.??", self.rng.range(18, 25))),
+            ("Round", self.rng.range(1, 9).to_string()),
+            ("White", self.rng.pick(NAMES).to_string()),
+            ("Black", self.rng.pick(NAMES).to_string()),
+            ("Annotator", self.rng.pick(NAMES).to_string()),
+        ];
+        // Five to seven of them, then the result (and the PDTL): six to eight.
+        let keep = self.rng.range(5, 7) as usize;
+        for (name, value) in &values[..keep] {
+            self.newline();
+            self.tag(name, value);
+        }
+        self.newline();
+        self.tag("Result", result);
+        if let Some(value) = pdtl {
+            self.newline();
+            self.tag("PDTL", &value);
+        }
+        self.newline();
+        self.newline();
+        let n_half = self.rng.range(3, 12);
+        for k in 0..n_half {
+            match side {
+                Side::White => {
+                    push_num(&mut self.buf, number);
+                    self.push(". ");
+                }
+                Side::Black if k == 0 => {
+                    push_num(&mut self.buf, number);
+                    self.push(". ..., ");
+                }
+                Side::Black => self.push(", "),
+            }
+            let mut m = Vec::with_capacity(24);
+            self.coherent_move(&mut board, side, &mut m);
+            self.buf.extend_from_slice(&m);
+            if k + 1 == n_half {
+                self.push(":");
+            } else if side == Side::Black {
+                self.newline();
+                number += 1;
+            }
+            side = other(side);
+        }
+        self.newline();
+        self.push(result);
+        self.newline();
+        self.newline();
+    }
+
     /// The annotated shape's tag section: the seven tags of a registered
     /// game and more, one a line, Redefine and the PDTL last.
     fn annotated_tags(&mut self, result: &str, pdtl: Option<String>) {
@@ -1137,7 +1215,11 @@ impl Gen {
         push_hex_name(out, from);
         let to = match taken {
             Some(to) => {
-                let sign = if self.rng.chance(150) { "*" } else { "×" };
+                let sign = if self.ascii || self.rng.chance(150) {
+                    "*"
+                } else {
+                    "×"
+                };
                 out.extend_from_slice(sign.as_bytes());
                 let (victim, _) = board.at(to).expect("the piece taken");
                 if victim != b'P' {
@@ -1146,9 +1228,13 @@ impl Gen {
                 to
             }
             None => {
-                let dash = *self
-                    .rng
-                    .pick(&["-", "-", "\u{2010}", "\u{2010}", "\u{2013}"]);
+                let dash = if self.ascii {
+                    "-"
+                } else {
+                    *self
+                        .rng
+                        .pick(&["-", "-", "\u{2010}", "\u{2010}", "\u{2013}"])
+                };
                 out.extend_from_slice(dash.as_bytes());
                 let free = board.draw(&mut self.rng, u32::MAX, |c| c.is_none());
                 free.expect("a free hex")

@@ -50,6 +50,7 @@ fn filter_builder(
         .keep_variations(cli.keep_variations)
         .keep_ratings(cli.keep_ratings)
         .strict(cli.strict)
+        .silence_warnings(cli.quiet)
         .fix_result(cli.fix_result)
         .split_variations(cli.split_variations)
         .max_depth(cli.max_depth)

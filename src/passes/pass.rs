@@ -226,6 +226,10 @@ pub struct Context {
     left_out: Option<LeftOut>,
     /// `--strict`: a warning rejects the game, and says so.
     pub(crate) strict: bool,
+    /// Warnings are counted, and no message is made of them (`-q`).
+    pub(crate) silence_warnings: bool,
+    /// This game's warnings counted without a message.
+    pub(crate) silent_warnings: u32,
 }
 
 /// Warnings kept for one game.
@@ -244,13 +248,28 @@ impl Context {
     /// Reports a warning: the game is still written (unless `--strict`,
     /// which makes it the error that rejects the game).
     pub fn warn(&mut self, at: Pos, message: impl Into<Message>) {
-        let message = message.into();
         if self.strict {
+            let message = message.into();
             let text = format!("{}: rejected by --strict", message.text);
             self.error(at, Message::new(message.kind, text));
-        } else if !self.has_error && self.diagnostics.len() < MAX_WARNINGS {
-            self.push(Severity::Warning, at, message);
+        } else if self.warning_kept() {
+            self.push(Severity::Warning, at, message.into());
         }
+    }
+
+    /// Does a warning count, and is its message to be made? A warning
+    /// counted only is counted here, and costs nothing more.
+    #[inline]
+    fn warning_kept(&mut self) -> bool {
+        let counted = self.diagnostics.len() + self.silent_warnings as usize;
+        if self.has_error || counted >= MAX_WARNINGS {
+            return false;
+        }
+        if self.silence_warnings {
+            self.silent_warnings += 1;
+            return false;
+        }
+        true
     }
 
     /// Reports a warning about a `problem` the filter repairs, saying how
@@ -268,13 +287,14 @@ impl Context {
     /// );
     /// ```
     pub fn warn_fixed(&mut self, at: Pos, problem: impl Into<Message>, fix: impl fmt::Display) {
-        let problem = problem.into();
         if self.strict {
+            let problem = problem.into();
             let text = format!("{problem}: rejected by --strict (without it: {fix})");
             self.error(at, Message::new(problem.kind, text));
-        } else {
+        } else if self.warning_kept() {
+            let problem = problem.into();
             let text = format!("{problem}: {fix}");
-            self.warn(at, Message::new(problem.kind, text));
+            self.push(Severity::Warning, at, Message::new(problem.kind, text));
         }
     }
 
@@ -343,10 +363,12 @@ impl Context {
         self.offsets.push(at.offset);
     }
 
-    /// A context whose warnings reject the game when `strict`.
-    pub(crate) fn strict(strict: bool) -> Context {
+    /// A context whose warnings reject the game when `strict`, and are
+    /// counted without a message when `silence_warnings`.
+    pub(crate) fn new(strict: bool, silence_warnings: bool) -> Context {
         Context {
             strict,
+            silence_warnings,
             ..Context::default()
         }
     }
@@ -361,6 +383,7 @@ impl Context {
         self.offsets.clear();
         self.has_error = false;
         self.left_out = None;
+        self.silent_warnings = 0;
     }
 }
 

@@ -483,6 +483,7 @@ impl Reading<'_> {
                 self.reject(h, start.offset, end, Some(&note))?;
             }
             let cx = &mut self.f.cx;
+            counts.warnings += u64::from(cx.silent_warnings);
             cx.diagnostics.sort_by_key(|d| (d.line, d.column));
             for d in &cx.diagnostics {
                 counts.warnings += u64::from(d.severity == Severity::Warning);
