@@ -18,7 +18,7 @@ use divan::{black_box, Bencher};
 use std::sync::LazyLock;
 
 const SIZE: u64 = 4_000_000;
-const SHAPES: [&str; 3] = ["mixed", "real", "annotated"];
+const SHAPES: [&str; 4] = ["mixed", "real", "annotated", "tags"];
 
 static INPUTS: LazyLock<Vec<Vec<u8>>> = LazyLock::new(|| {
     SHAPES

@@ -66,6 +66,7 @@ for f in "$MIXED" "$REAL" "$ANNOTATED"; do
     check "$f"
 done
 "$BIN" --jobs 1 "$ASCII" | cmp -s - "$ASCII" || fail "the ASCII corpus is not canonical"
+"$BIN" --jobs 1 "$TAGS" | cmp -s - "$TAGS" || fail "the tag-heavy corpus is not canonical"
 
 # The commands timed, each over the file given. --verify exits 1 when it
 # rejects games (every game of the mixed shape: its moves are random).
@@ -131,5 +132,6 @@ row mixed "$MIXED" rss
 row real "$REAL"
 row annotated "$ANNOTATED" rss
 row ascii "$ASCII"
+row tags "$TAGS"
 echo
 echo "Times as fast as sed: one sed 's/×/*/g' pass's time over the --jobs 1 time. Speed-up: the --jobs 1 time over the --jobs 2 time. Options and the custom pass: their time over the --jobs 1 time."

@@ -3,10 +3,10 @@
 # the repository's root, with MB set): builds the filter, the generator,
 # the copy baseline and the custom pass example with the cargo profile
 # $PROFILE (release, unless the script set it: profiling for symbols), and
-# generates the mixed, real, annotated and ASCII corpora of MB megabytes
+# generates the mixed, real, annotated, ASCII and tag-heavy corpora of MB megabytes
 # from seed 1 into target/bench/ (or $BENCH_DIR) unless they are there
 # already. Sets BIN (the filter, or $FILTER), GEN, COPY, CUSTOM, DIR,
-# MIXED, REAL, ANNOTATED and ASCII.
+# MIXED, REAL, ANNOTATED, ASCII and TAGS.
 
 DIR=${BENCH_DIR:-target/bench}
 mkdir -p "$DIR"
@@ -32,3 +32,4 @@ MIXED=$(corpus mixed)
 REAL=$(corpus real)
 ANNOTATED=$(corpus annotated)
 ASCII=$(corpus ascii)
+TAGS=$(corpus tags)

@@ -56,7 +56,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 KEEP=(--keep-comments --keep-variations --keep-ratings)
 printf '%-10s %10s %9s %10s %6s | %8s %8s %8s %8s | %s\n' corpus "filter (M)" "per byte" "copy (M)" ratio \
     --verify ndjson --keep-* custom "--jobs 2: main thread's share"
-for f in "$MIXED" "$REAL" "$ANNOTATED" "$ASCII"; do
+for f in "$MIXED" "$REAL" "$ANNOTATED" "$ASCII" "$TAGS"; do
     shape=$(basename "$f" -4.ctl-pgn)
     filter=$(millions "$DIR/callgrind.$shape.out" "$BIN" --jobs 1 "$f")
     copy=$(millions /dev/null "$COPY" "$f")
