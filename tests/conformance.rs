@@ -78,7 +78,12 @@ fn every_case_filters_to_its_canonical_output() {
         match std::fs::read(case.join("canonical.ctl-pgn")) {
             Ok(canonical) => assert!(out == canonical, "{}", case.display()),
             // Not CTL-PGN a reader may take: the filter rejects it unread.
-            Err(_) => assert_eq!((out.len(), report.games_rejected), (0, 1), "{}", case.display()),
+            Err(_) => assert_eq!(
+                (out.len(), report.games_rejected),
+                (0, 1),
+                "{}",
+                case.display()
+            ),
         }
     }
 }
@@ -89,7 +94,12 @@ fn every_coherent_case_s_canonical_output_gives_the_same_verdict() {
         let expected = expected(&case);
         if expected.answer.starts_with("coherent\n") {
             let canonical = read(&case, "canonical.ctl-pgn");
-            assert_eq!(protocol::verdict(canonical.as_bytes()), expected.answer, "{}", case.display());
+            assert_eq!(
+                protocol::verdict(canonical.as_bytes()),
+                expected.answer,
+                "{}",
+                case.display()
+            );
         }
     }
 }
@@ -107,9 +117,17 @@ fn every_case_states_its_rule_and_quotes_the_spec() {
             .spec
             .split_once("): ")
             .unwrap_or_else(|| panic!("{}: spec (SECTION): SENTENCE", case.display()));
-        assert!(!section.is_empty() && !sentence.is_empty(), "{}", case.display());
+        assert!(
+            !section.is_empty() && !sentence.is_empty(),
+            "{}",
+            case.display()
+        );
         if let Some(spec) = &spec {
-            for quoted in sentence.split("[...]").map(str::trim).filter(|q| !q.is_empty()) {
+            for quoted in sentence
+                .split("[...]")
+                .map(str::trim)
+                .filter(|q| !q.is_empty())
+            {
                 assert!(
                     words(spec).contains(&words(quoted)),
                     "{}: not in the spec: {quoted:?}",

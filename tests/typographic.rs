@@ -22,7 +22,12 @@ fn corpus_files() -> Vec<PathBuf> {
         }
     }
     let mut files = Vec::new();
-    walk(Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").as_path(), &mut files);
+    walk(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("corpus")
+            .as_path(),
+        &mut files,
+    );
     files.sort();
     assert!(files.len() > 100, "the corpus is there");
     files
@@ -33,14 +38,24 @@ fn option_sets() -> [(&'static str, fn(FilterBuilder) -> FilterBuilder); 3] {
     [
         ("default", |b| b),
         ("everything kept", |b| {
-            b.keep_comments(true).keep_variations(true).keep_ratings(true)
+            b.keep_comments(true)
+                .keep_variations(true)
+                .keep_ratings(true)
         }),
         ("variations split", |b| b.split_variations(true)),
     ]
 }
 
-fn filtered(options: fn(FilterBuilder) -> FilterBuilder, typographic: bool, input: &[u8]) -> Vec<u8> {
-    options(FilterBuilder::new()).typographic(typographic).build().filter_bytes(input).0
+fn filtered(
+    options: fn(FilterBuilder) -> FilterBuilder,
+    typographic: bool,
+    input: &[u8],
+) -> Vec<u8> {
+    options(FilterBuilder::new())
+        .typographic(typographic)
+        .build()
+        .filter_bytes(input)
+        .0
 }
 
 const GAME: &str = "[Variant \"C'escacs\"]\n\
@@ -110,7 +125,10 @@ fn typographic_outputs_joined_read_as_each_read_alone() {
     let files = corpus_files();
     let options = option_sets()[0].1;
     for pair in files.windows(2) {
-        let (a, b) = (std::fs::read(&pair[0]).unwrap(), std::fs::read(&pair[1]).unwrap());
+        let (a, b) = (
+            std::fs::read(&pair[0]).unwrap(),
+            std::fs::read(&pair[1]).unwrap(),
+        );
         let joined = [filtered(options, true, &a), filtered(options, true, &b)].concat();
         let defaults = [filtered(options, false, &a), filtered(options, false, &b)].concat();
         assert!(
