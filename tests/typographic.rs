@@ -33,8 +33,11 @@ fn corpus_files() -> Vec<PathBuf> {
     files
 }
 
+/// Options set on a builder.
+type Options = fn(FilterBuilder) -> FilterBuilder;
+
 /// The option sets each corpus file is filtered under.
-fn option_sets() -> [(&'static str, fn(FilterBuilder) -> FilterBuilder); 3] {
+fn option_sets() -> [(&'static str, Options); 3] {
     [
         ("default", |b| b),
         ("everything kept", |b| {
@@ -46,11 +49,7 @@ fn option_sets() -> [(&'static str, fn(FilterBuilder) -> FilterBuilder); 3] {
     ]
 }
 
-fn filtered(
-    options: fn(FilterBuilder) -> FilterBuilder,
-    typographic: bool,
-    input: &[u8],
-) -> Vec<u8> {
+fn filtered(options: Options, typographic: bool, input: &[u8]) -> Vec<u8> {
     options(FilterBuilder::new())
         .typographic(typographic)
         .build()
