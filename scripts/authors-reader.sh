@@ -48,7 +48,7 @@ for case in "$root"/conformance/*/; do
     "$filter" -q "$case/input.ctl-pgn" > "$tmp/default" 2>/dev/null || true
     "$filter" -q --typographic "$case/input.ctl-pgn" > "$tmp/typographic" 2>/dev/null || true
     node "$driver" "$tmp/engine.mjs" case "$name" "$case/expected" "$tmp/default" "$tmp/typographic"
-done | tee "$tmp/cases.tsv" | sed 1d
+done | tee "$tmp/cases.tsv"
 echo
 awk -F'\t' '{ d += $3 == "pass"; t += $4 == "pass" } END {
     printf "cases: %d; as expected: %d with the default output, %d with --typographic\n", NR, d, t }' \
