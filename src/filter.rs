@@ -72,6 +72,7 @@ pub struct Sinks<'a> {
 /// ```
 pub struct FilterBuilder {
     format: Format,
+    typographic: bool,
     skip: Vec<&'static str>,
     verify: Option<Verify>,
     extra: Vec<Box<dyn Pass>>,
@@ -100,6 +101,7 @@ impl FilterBuilder {
     pub fn new() -> FilterBuilder {
         FilterBuilder {
             format: Format::CtlPgn,
+            typographic: false,
             skip: Vec::new(),
             verify: None,
             extra: Vec::new(),
@@ -374,6 +376,22 @@ impl FilterBuilder {
         self
     }
 
+    /// Writes CTL-PGN's moves as the notation prints them: captures `×`
+    /// (not `*`), and where Black moves first, `…` in White's place (not
+    /// `...`); dashes stay `-`. Read again, the output gives the default
+    /// output byte for byte. Ndjson is left as it is.
+    ///
+    /// ```
+    /// use ctlpgn_filter::FilterBuilder;
+    /// let mut filter = FilterBuilder::new().typographic(true).build();
+    /// let (out, _, _) = filter.filter_bytes(b"1. ..., E21-E15 2. E7-E13, E15*E13:\n*\n");
+    /// assert!(String::from_utf8(out).unwrap().contains("1. …, E21-E15\n2. E7-E13, E15×E13:\n"));
+    /// ```
+    pub fn typographic(mut self, typographic: bool) -> Self {
+        self.typographic = typographic;
+        self
+    }
+
     /// Stops at the first rejected game.
     pub fn fail_fast(mut self, fail_fast: bool) -> Self {
         self.fail_fast = fail_fast;
@@ -476,7 +494,13 @@ impl FilterBuilder {
             max_line_bytes: self.max_line_bytes,
             max_depth: self.max_depth,
             cx: Context::new(self.strict, self.silence_warnings),
-            writer: Writer::new(self.format, self.split_variations, hook, self.held_bytes),
+            writer: Writer::new(
+                self.format,
+                self.split_variations,
+                hook,
+                self.held_bytes,
+                self.typographic,
+            ),
             gate: self.gate,
             cut_short: None,
         }

@@ -91,6 +91,24 @@ fn filter(mode: Mode, input: &[u8]) -> Run {
     }
 }
 
+/// Filters `input` in `mode` to the typographic form (issue 44), on
+/// both of the reader's paths, which must agree.
+fn typographic(mode: Mode, input: &[u8]) -> Vec<u8> {
+    let run = |spans| {
+        let mut filter = mode.builder().typographic(true).spans(spans).build();
+        filter.filter_bytes(input).0
+    };
+    let out = run(true);
+    let tokenized = run(false);
+    assert!(
+        out == tokenized,
+        "{mode:?}: typographic, the span path and the tokenizer write otherwise: {}\n--- input\n{}",
+        first_difference(&out, &tokenized),
+        show(input)
+    );
+    out
+}
+
 fn show(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -2084,6 +2102,33 @@ proptest! {
             accepted(mode, &input, &run)?;
             let standard = canonical_all(&games, mode.keeps());
             same_output("the standard game did not come back", mode, &input, &run, standard.as_bytes())?;
+        }
+    }
+
+    /// Issue 44: the typographic form (`×`, `…`) read again gives the
+    /// default output byte for byte, and filtered again to the
+    /// typographic form is unchanged.
+    #[test]
+    fn typographic_output_read_again_gives_the_default_output(
+        games in games(),
+        mut dice in dice(),
+    ) {
+        let input = messy_file(&games, &mut dice, &Letters::Standard);
+        for mode in Mode::BOTH {
+            let default = filter(mode, &input);
+            let typographic_once = typographic(mode, &input);
+            let read_again = filter(mode, &typographic_once);
+            same_output(
+                "the typographic output read again differs from the default output",
+                mode, &typographic_once, &read_again, &default.out,
+            )?;
+            let typographic_twice = typographic(mode, &typographic_once);
+            prop_assert!(
+                typographic_twice == typographic_once,
+                "the typographic form is not a fixed point ({mode:?}): {}\n--- input\n{}",
+                first_difference(&typographic_twice, &typographic_once),
+                show(&typographic_once)
+            );
         }
     }
 }

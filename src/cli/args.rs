@@ -64,6 +64,13 @@ pub struct Cli {
     /// Output format: ctl-pgn (the default) or ndjson.
     #[arg(help_heading = "Output", long, value_enum, default_value_t = OutputFormat::CtlPgn)]
     pub format: OutputFormat,
+    /// Write captures × and Black's first move …, as the notation prints them.
+    ///
+    /// The form the notation's author's program reads (docs/authors-reader.md);
+    /// dashes stay -, which it reads too. Read again, the output gives the
+    /// default output byte for byte; ndjson is left as it is.
+    #[arg(help_heading = "Output", long)]
+    pub typographic: bool,
     /// Keep comments `{...}`.
     #[arg(help_heading = "What is kept", long)]
     pub keep_comments: bool,
@@ -106,7 +113,7 @@ pub struct Cli {
     #[arg(help_heading = "Replay", long)]
     pub verify: bool,
     /// --verify without output: diagnostics and status only.
-    #[arg(help_heading = "Replay", long, conflicts_with_all = ["output", "in_place", "out_dir", "format"])]
+    #[arg(help_heading = "Replay", long, conflicts_with_all = ["output", "in_place", "out_dir", "format", "typographic"])]
     pub check: bool,
     /// With --verify or --check, print each written game's final position.
     ///

@@ -57,6 +57,7 @@ fn filter_builder(
         .fail_fast(cli.fail_fast)
         .max_line_bytes(cli.max_line_bytes)
         .spans(!cli.no_spans)
+        .typographic(cli.typographic)
         .format(match cli.format {
             OutputFormat::CtlPgn => Format::CtlPgn,
             OutputFormat::Ndjson => Format::Ndjson,

@@ -687,7 +687,7 @@ impl Text {
     pub fn separator(&mut self, sep: Sep) {
         match sep {
             Sep::Move(d) => self.dash(d),
-            Sep::Capture { times: true } => self.push_str("×"),
+            Sep::Capture { times: true } => self.push_str(TIMES),
             Sep::Capture { times: false } => self.push(b'*'),
             Sep::At => self.push(b'@'),
             Sep::AtAt => self.push_str("@@"),
@@ -707,13 +707,37 @@ impl Text {
     }
 }
 
+/// The capture sign as the notation prints it (U+00D7); `*` is its
+/// keyboard spelling, the one canonical output writes.
+pub(crate) const TIMES: &str = "×";
+
+/// What stands for White's move when Black's comes first: `...`, the
+/// keyboard spelling canonical output writes, or `…` (U+2026), the
+/// notation's own.
+pub(crate) const ELLIPSIS_ASCII: &str = "...";
+/// See [`ELLIPSIS_ASCII`].
+pub(crate) const ELLIPSIS: &str = "…";
+
+/// Appends `text`, canonical move text (moves, their numbers and what is
+/// written after them, never a result or a comment), with each capture
+/// sign `*` written `×`, as the typographic form spells it: in such text
+/// `*` is nothing else.
+pub(crate) fn push_typographic_captures(out: &mut Vec<u8>, text: &[u8]) {
+    let mut rest = text;
+    while let Some(k) = memchr::memchr(b'*', rest) {
+        out.extend_from_slice(&rest[..k]);
+        out.extend_from_slice(TIMES.as_bytes());
+        rest = &rest[k + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
 /// Appends `text`, plain moves read on the span path and the ASCII
 /// around them, with each move's Unicode separator (`×`, a dash) written
 /// in ASCII, as [`Sep::ascii`] spells it; any other character (`∞`) as it
 /// stands.
 pub(crate) fn push_ascii_separators(out: &mut Vec<u8>, text: &[u8]) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    const TIMES: &[u8] = "×".as_bytes();
     let (mut i, mut k) = (0, 0);
     loop {
         // Eight bytes at a time to the next byte not ASCII.
@@ -728,7 +752,7 @@ pub(crate) fn push_ascii_separators(out: &mut Vec<u8>, text: &[u8]) {
             return;
         };
         let at = k + n;
-        let (sep, len) = if text[at..].starts_with(TIMES) {
+        let (sep, len) = if text[at..].starts_with(TIMES.as_bytes()) {
             (b'*', TIMES.len())
         } else if let Some((_, len)) = Dash::at(text, at) {
             (b'-', len)

@@ -6,7 +6,10 @@
 use super::held::Held;
 use super::{write_tag, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
-use crate::grammar::model::{push_ascii_separators, HalfMove, Outcome, Side, Text};
+use crate::grammar::model::{
+    push_ascii_separators, push_typographic_captures, HalfMove, Outcome, Side, Text, ELLIPSIS,
+    ELLIPSIS_ASCII,
+};
 use crate::passes::{Tag, Variation};
 use crate::pdtl::Pdtl;
 use std::io::{self, Write};
@@ -42,6 +45,11 @@ pub(super) struct CtlPgn {
     open_pair: Option<u32>,
     /// Inside a kept variation: nothing written yet since its `(`.
     just_opened: bool,
+    /// The typographic form: captures `×`, `…` in White's place when Black
+    /// moves first.
+    typographic: bool,
+    /// Move lines in ASCII, before their captures are respelled `×`.
+    scratch: Vec<u8>,
 }
 
 /// Where a comment goes: see [`CtlPgn::comment_open`].
@@ -55,13 +63,37 @@ enum CommentIn {
 
 impl CtlPgn {
     /// A writer that holds `bound` bytes of each part of a game in memory,
-    /// and spills the rest ([`Held`]).
-    pub fn new(bound: usize) -> CtlPgn {
+    /// and spills the rest ([`Held`]); `typographic`: moves spelled as the
+    /// notation prints them ([`crate::FilterBuilder::typographic`]).
+    pub fn new(bound: usize, typographic: bool) -> CtlPgn {
         CtlPgn {
             body: Held::new(bound),
             tail: Held::new(bound),
             variation: Held::new(bound),
+            typographic,
             ..CtlPgn::default()
+        }
+    }
+
+    /// Appends move text (moves, their numbers and what follows them) to
+    /// `out`, in the form asked for. Every path a move takes to the output
+    /// comes through here, the span path's lines as read included, so the
+    /// form holds whichever path the reader chose.
+    #[inline]
+    fn push_moves(typographic: bool, out: &mut Vec<u8>, text: &[u8]) {
+        if typographic {
+            push_typographic_captures(out, text);
+        } else {
+            out.extend_from_slice(text);
+        }
+    }
+
+    /// What stands for White's move when Black's comes first.
+    fn ellipsis(&self) -> &'static str {
+        if self.typographic {
+            ELLIPSIS
+        } else {
+            ELLIPSIS_ASCII
         }
     }
 
@@ -120,7 +152,7 @@ impl CtlPgn {
         self.lay_main_line_move(&mut t, mv.number, mv.side, mv.unknown_number);
         lay_half_move(&mut t, mv, text);
         self.lay_main_line_move_done(&mut t, mv.side);
-        self.body.mem.extend_from_slice(t.as_bytes());
+        Self::push_moves(self.typographic, &mut self.body.mem, t.as_bytes());
     }
 
     /// A main-line half-move already canonical: its move number's place,
@@ -134,7 +166,7 @@ impl CtlPgn {
             t.push(b':');
         }
         self.lay_main_line_move_done(&mut t, side);
-        self.body.mem.extend_from_slice(t.as_bytes());
+        Self::push_moves(self.typographic, &mut self.body.mem, t.as_bytes());
     }
 
     /// Move lines already canonical, as read: whole lines, or, with `open`
@@ -143,7 +175,7 @@ impl CtlPgn {
     pub fn move_lines(&mut self, lines: &[u8], open: Option<u32>) {
         self.close_line();
         self.moved = true;
-        self.body.mem.extend_from_slice(lines);
+        Self::push_moves(self.typographic, &mut self.body.mem, lines);
         self.open_line = open;
     }
 
@@ -153,7 +185,13 @@ impl CtlPgn {
     pub fn move_lines_ascii(&mut self, lines: &[u8]) {
         self.close_line();
         self.moved = true;
-        push_ascii_separators(&mut self.body.mem, lines);
+        if self.typographic {
+            self.scratch.clear();
+            push_ascii_separators(&mut self.scratch, lines);
+            push_typographic_captures(&mut self.body.mem, &self.scratch);
+        } else {
+            push_ascii_separators(&mut self.body.mem, lines);
+        }
         self.open_line = None;
     }
 
@@ -176,7 +214,10 @@ impl CtlPgn {
         t.push(b' ');
         match side {
             Side::White => self.open_line = Some(number),
-            Side::Black => t.push_str("..., "),
+            Side::Black => {
+                t.push_str(self.ellipsis());
+                t.push_str(", ");
+            }
         }
     }
 
@@ -195,18 +236,20 @@ impl CtlPgn {
     fn variation_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
         if mv.side == Side::White || self.open_pair != Some(mv.number) {
             self.item(depth);
+            let ellipsis = self.ellipsis();
             let v = &mut self.variation.mem;
             push_decimal(v, u64::from(mv.number));
-            v.extend_from_slice(match mv.side {
-                Side::White => b". ",
-                Side::Black => b". ..., ",
-            });
+            v.extend_from_slice(b". ");
+            if mv.side == Side::Black {
+                v.extend_from_slice(ellipsis.as_bytes());
+                v.extend_from_slice(b", ");
+            }
         } else {
             self.variation.mem.extend_from_slice(b", ");
         }
         let mut t = Text::default();
         lay_half_move(&mut t, mv, text);
-        self.variation.mem.extend_from_slice(t.as_bytes());
+        Self::push_moves(self.typographic, &mut self.variation.mem, t.as_bytes());
         self.open_pair = (mv.side == Side::White).then_some(mv.number);
     }
 

@@ -148,17 +148,21 @@ impl Writer {
     ///
     /// `held`: how many bytes of a game's output (of each of its parts)
     /// are held in memory before the rest goes to a temporary file.
+    ///
+    /// `typographic`: CTL-PGN's moves spelled as the notation prints them
+    /// ([`crate::FilterBuilder::typographic`]); ndjson's stay canonical.
     pub fn new(
         format: Format,
         split_variations: bool,
         hook: Option<GameEndHook>,
         held: usize,
+        typographic: bool,
     ) -> Writer {
         Writer {
             file: String::new(),
             line: 0,
             layout: match format {
-                Format::CtlPgn => Layout::CtlPgn(CtlPgn::new(held)),
+                Format::CtlPgn => Layout::CtlPgn(CtlPgn::new(held, typographic)),
                 Format::Ndjson => Layout::Ndjson(Ndjson::new(held)),
             },
             split: split_variations.then(|| Split::new(hook)),
