@@ -115,124 +115,7 @@ impl Pdtl {
     /// ```
     pub fn parse_with_warnings(value: &str) -> Result<(Pdtl, Vec<PdtlWarning>), PdtlError> {
         let mut warnings = Warnings::new();
-        let b = value.as_bytes();
-        let mut board = Board::default();
-        let mut i = 0;
-        if b.first() != Some(&b'/') {
-            return fail(
-                0,
-                "the position starts with / and lists lines like /28:v/27:dk/.../0:V/",
-            );
-        }
-        i += 1;
-        let mut previous: Option<u32> = None;
-        // Lines read so far, one bit each, and the first out of order.
-        let mut seen = 0u32;
-        let mut disorder: Option<(usize, u32, u32)> = None;
-        let mut kings = [0u8; 2];
-        // Lines: `N:content/` until the space before the turn.
-        while i < b.len() && b[i] != b' ' {
-            let start = i;
-            let Some((line, n)) = number_at(b, i) else {
-                return fail(i, "expected a line number, like 28:");
-            };
-            i += n;
-            if line > 28 {
-                return fail(
-                    start,
-                    format!("line {line} is not on the board: lines are 0-28"),
-                );
-            }
-            if seen & (1 << line) != 0 {
-                return fail(
-                    start,
-                    format!("line {line} is given twice: each line is described once"),
-                );
-            }
-            seen |= 1 << line;
-            if let Some(p) = previous.filter(|&p| line > p && disorder.is_none()) {
-                disorder = Some((start, line, p));
-            }
-            previous = Some(line);
-            if b.get(i) != Some(&b':') {
-                return fail(i, format!("expected : after the line number {line}"));
-            }
-            i += 1;
-            let hexes = Hex::line_hexes(line as u8);
-            let mut k = 0usize;
-            while i < b.len() && b[i] != b'/' {
-                if b[i].is_ascii_digit() {
-                    // A count too long to read overruns the line all the same.
-                    let (run, n) = number_at(b, i).unwrap_or((u32::MAX, 0));
-                    if run == 0 {
-                        return fail(i, "an empty run is at least 1");
-                    }
-                    k = k.saturating_add(run as usize);
-                    if k > hexes.len() {
-                        return fail(
-                            i,
-                            format!(
-                                "line {line} has {} hexes; this run overruns it",
-                                hexes.len()
-                            ),
-                        );
-                    }
-                    i += n;
-                } else if let Some((p, n)) = piece_at(b, i) {
-                    if p.glyph.fan.is_none() && !is_piece_letter(p.glyph.letter) {
-                        return fail(
-                            i,
-                            format!(
-                                "{} is not a piece letter: pieces are P E J N G R V D K (upper case White, lower case Black)",
-                                b[i] as char
-                            ),
-                        );
-                    }
-                    let Some(&hex) = hexes.get(k) else {
-                        return fail(i, format!("line {line} has only {} hexes", hexes.len()));
-                    };
-                    if p.glyph.letter == b'K' {
-                        let count = &mut kings[p.side as usize];
-                        *count += 1;
-                        if *count > 1 {
-                            return fail(i, format!("two {} kings", p.side));
-                        }
-                    }
-                    board[hex] = Some(p);
-                    k += 1;
-                    i += n;
-                } else {
-                    return fail(i, "expected a piece letter, a count of empty hexes, or /");
-                }
-            }
-            if i >= b.len() {
-                return fail(i, "the position ends with / before the turn");
-            }
-            if k != hexes.len() {
-                return fail(
-                    i,
-                    format!(
-                        "line {line} has {} hexes, but {k} {} described",
-                        hexes.len(),
-                        if k == 1 { "is" } else { "are" }
-                    ),
-                );
-            }
-            i += 1; // the closing slash
-        }
-        if let Some(message) = missing_kings(kings) {
-            return fail(0, message);
-        }
-        if let Some((at, line, before)) = disorder {
-            note(
-                &mut warnings,
-                at,
-                format!(
-                    "lines are written from 28 down to 0: line {line} comes after line {before}"
-                ),
-                "written in order",
-            );
-        }
+        let (board, i) = parse_board(value.as_bytes(), &mut warnings)?;
         let fields_at = i;
         let mut fields = value[i..].split(' ').filter(|f| !f.is_empty());
         let offset_of = |f: &str| f.as_ptr() as usize - value.as_ptr() as usize;
@@ -329,6 +212,142 @@ impl Pdtl {
             warnings,
         ))
     }
+}
+
+/// The position: its lines, `N:content/` each, from the leading `/` up to
+/// the space before the turn, lines out of order noted in `warnings`: the
+/// board, and where the fields after it start.
+fn parse_board(b: &[u8], warnings: &mut Warnings) -> Result<(Board, usize), PdtlError> {
+    let mut board = Board::default();
+    let mut i = 0;
+    if b.first() != Some(&b'/') {
+        return fail(
+            0,
+            "the position starts with / and lists lines like /28:v/27:dk/.../0:V/",
+        );
+    }
+    i += 1;
+    let mut previous: Option<u32> = None;
+    // Lines read so far, one bit each, and the first out of order.
+    let mut seen = 0u32;
+    let mut disorder: Option<(usize, u32, u32)> = None;
+    let mut kings = [0u8; 2];
+    // Lines: `N:content/` until the space before the turn.
+    while i < b.len() && b[i] != b' ' {
+        let start = i;
+        let Some((line, n)) = number_at(b, i) else {
+            return fail(i, "expected a line number, like 28:");
+        };
+        i += n;
+        if line > 28 {
+            return fail(
+                start,
+                format!("line {line} is not on the board: lines are 0-28"),
+            );
+        }
+        if seen & (1 << line) != 0 {
+            return fail(
+                start,
+                format!("line {line} is given twice: each line is described once"),
+            );
+        }
+        seen |= 1 << line;
+        if let Some(p) = previous.filter(|&p| line > p && disorder.is_none()) {
+            disorder = Some((start, line, p));
+        }
+        previous = Some(line);
+        if b.get(i) != Some(&b':') {
+            return fail(i, format!("expected : after the line number {line}"));
+        }
+        i += 1;
+        i = parse_line(b, i, line, &mut board, &mut kings)?;
+        i += 1; // the closing slash
+    }
+    if let Some(message) = missing_kings(kings) {
+        return fail(0, message);
+    }
+    if let Some((at, line, before)) = disorder {
+        note(
+            warnings,
+            at,
+            format!("lines are written from 28 down to 0: line {line} comes after line {before}"),
+            "written in order",
+        );
+    }
+    Ok((board, i))
+}
+
+/// The hexes of line `line` as `b[i..]` describes them, up to its closing
+/// `/`: each piece set on `board`, each king counted in `kings`. Returns
+/// where the slash stands.
+fn parse_line(
+    b: &[u8],
+    mut i: usize,
+    line: u32,
+    board: &mut Board,
+    kings: &mut [u8; 2],
+) -> Result<usize, PdtlError> {
+    let hexes = Hex::line_hexes(line as u8);
+    let mut k = 0usize;
+    while i < b.len() && b[i] != b'/' {
+        if b[i].is_ascii_digit() {
+            // A count too long to read overruns the line all the same.
+            let (run, n) = number_at(b, i).unwrap_or((u32::MAX, 0));
+            if run == 0 {
+                return fail(i, "an empty run is at least 1");
+            }
+            k = k.saturating_add(run as usize);
+            if k > hexes.len() {
+                return fail(
+                    i,
+                    format!(
+                        "line {line} has {} hexes; this run overruns it",
+                        hexes.len()
+                    ),
+                );
+            }
+            i += n;
+        } else if let Some((p, n)) = piece_at(b, i) {
+            if p.glyph.fan.is_none() && !is_piece_letter(p.glyph.letter) {
+                return fail(
+                    i,
+                    format!(
+                        "{} is not a piece letter: pieces are P E J N G R V D K (upper case White, lower case Black)",
+                        b[i] as char
+                    ),
+                );
+            }
+            let Some(&hex) = hexes.get(k) else {
+                return fail(i, format!("line {line} has only {} hexes", hexes.len()));
+            };
+            if p.glyph.letter == b'K' {
+                let count = &mut kings[p.side as usize];
+                *count += 1;
+                if *count > 1 {
+                    return fail(i, format!("two {} kings", p.side));
+                }
+            }
+            board[hex] = Some(p);
+            k += 1;
+            i += n;
+        } else {
+            return fail(i, "expected a piece letter, a count of empty hexes, or /");
+        }
+    }
+    if i >= b.len() {
+        return fail(i, "the position ends with / before the turn");
+    }
+    if k != hexes.len() {
+        return fail(
+            i,
+            format!(
+                "line {line} has {} hexes, but {k} {} described",
+                hexes.len(),
+                if k == 1 { "is" } else { "are" }
+            ),
+        );
+    }
+    Ok(i)
 }
 
 /// What a position lacks when it has no king of a side (`kings`: White's

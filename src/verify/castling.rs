@@ -168,3 +168,25 @@ fn read_side(marks: &[CastleMark]) -> Unmoved {
         king_rook: letters[k + 1..].contains(&ROOK),
     }
 }
+
+/// A side's part of the castling field, as [`read_side`] reads it:
+/// `RKR`, `RK`, `KR`, `K`, or `-` when its king has moved; lower case for
+/// Black.
+pub(super) fn side_marks(u: Unmoved, side: Side) -> String {
+    let mut s = String::new();
+    if !u.king {
+        s.push('-');
+    } else {
+        if u.queen_rook {
+            s.push('R');
+        }
+        s.push('K');
+        if u.king_rook {
+            s.push('R');
+        }
+    }
+    if side == Side::Black {
+        s.make_ascii_lowercase();
+    }
+    s
+}

@@ -175,6 +175,42 @@ impl Position {
         let kind = kind_of(piece)?;
         let victim_kind = kind_of(captured)?;
         let mover = self.origin(side, from, kind)?;
+        let taken = self.taken(mv, sep, captured, to, kind, victim_kind)?;
+        let lands = landing(mover, kind, to, promotion)?;
+        if let Some(t) = taken {
+            self.set(t, None);
+        }
+        self.set(from, None);
+        self.set(to, Some(lands));
+        self.halfmove = if kind == PAWN || taken.is_some() {
+            0
+        } else {
+            self.halfmove.saturating_add(1)
+        };
+        self.en_passant = if kind == PAWN && matches!(sep, Sep::Move(_)) {
+            match column_run(from, to) {
+                EnPassant::None if self.scornful(side, from, to) => EnPassant::Scornful(to),
+                run => run,
+            }
+        } else {
+            EnPassant::None
+        };
+        Ok(())
+    }
+
+    /// Where the piece `mv` captures stands, when it captures one: the
+    /// fields of its `Action::Move` say how, `kind` is the mover's and
+    /// `victim_kind` the kind it names.
+    fn taken(
+        &self,
+        mv: &HalfMove,
+        sep: Sep,
+        captured: Option<Glyph>,
+        to: Hex,
+        kind: u8,
+        victim_kind: u8,
+    ) -> Result<Option<Hex>, Incoherence> {
+        let side = mv.side;
         let pawn_capture = |what: &str| {
             if kind == PAWN {
                 Ok(())
@@ -185,8 +221,7 @@ impl Position {
                 )))
             }
         };
-        // Where the captured piece stands, when something is captured.
-        let taken = match sep {
+        Ok(match sep {
             Sep::Move(_) => {
                 if captured.is_some() {
                     return Err(Incoherence::new(
@@ -234,48 +269,7 @@ impl Position {
                 }
                 Some(self.en_passant_victim(side, to, victim_kind, true)?)
             }
-        };
-        let lands = match promotion {
-            None => mover,
-            Some(_) if kind != PAWN => {
-                return Err(Incoherence::new(format!(
-                    "only a pawn promotes, and the piece moved is a {}",
-                    named(kind)
-                )))
-            }
-            Some(_) if !is_last_hex(to, side) => {
-                return Err(Incoherence::new(format!(
-                    "a pawn promotes on the last hex of its column, and {to} is not: column {} ends at {} for {side}",
-                    to.column() as char,
-                    last_hex(to, side)
-                )))
-            }
-            // `=&`: a pawn awaiting promotion.
-            Some(None) => mover,
-            Some(Some(g)) => Piece {
-                glyph: Glyph::letter(promoted_kind(g)?),
-                side,
-            },
-        };
-        if let Some(t) = taken {
-            self.set(t, None);
-        }
-        self.set(from, None);
-        self.set(to, Some(lands));
-        self.halfmove = if kind == PAWN || taken.is_some() {
-            0
-        } else {
-            self.halfmove.saturating_add(1)
-        };
-        self.en_passant = if kind == PAWN && matches!(sep, Sep::Move(_)) {
-            match column_run(from, to) {
-                EnPassant::None if self.scornful(side, from, to) => EnPassant::Scornful(to),
-                run => run,
-            }
-        } else {
-            EnPassant::None
-        };
-        Ok(())
+        })
     }
 
     /// Was a pawn's plain move from `from` to `to` a scornful move? It
@@ -365,4 +359,37 @@ impl Position {
         self.en_passant = EnPassant::None;
         Ok(())
     }
+}
+
+/// The piece that lands on `to`: the `mover`, of kind `kind`, or what it
+/// promotes to, as `promotion` says.
+fn landing(
+    mover: Piece,
+    kind: u8,
+    to: Hex,
+    promotion: Option<Option<Glyph>>,
+) -> Result<Piece, Incoherence> {
+    let side = mover.side;
+    Ok(match promotion {
+        None => mover,
+        Some(_) if kind != PAWN => {
+            return Err(Incoherence::new(format!(
+                "only a pawn promotes, and the piece moved is a {}",
+                named(kind)
+            )))
+        }
+        Some(_) if !is_last_hex(to, side) => {
+            return Err(Incoherence::new(format!(
+                "a pawn promotes on the last hex of its column, and {to} is not: column {} ends at {} for {side}",
+                to.column() as char,
+                last_hex(to, side)
+            )))
+        }
+        // `=&`: a pawn awaiting promotion.
+        Some(None) => mover,
+        Some(Some(g)) => Piece {
+            glyph: Glyph::letter(promoted_kind(g)?),
+            side,
+        },
+    })
 }

@@ -3,7 +3,7 @@
 //! about, and written back as one. Playing a half-move is `play.rs`.
 
 use super::castling::{
-    home, unmoved_from_marks, Unmoved, KING_HOME, KING_ROOK_HOME, QUEEN_ROOK_HOME,
+    home, side_marks, unmoved_from_marks, Unmoved, KING_HOME, KING_ROOK_HOME, QUEEN_ROOK_HOME,
 };
 use super::messages::describe;
 use super::rules::{standard, KING, ROOK};
@@ -130,24 +130,6 @@ impl Position {
                 Some(p) => format!("holds {}", describe(p)),
                 None => "is empty".to_string(),
             };
-            let part = |u: Unmoved| {
-                let mut s = String::new();
-                if !u.king {
-                    s.push('-');
-                } else {
-                    if u.queen_rook {
-                        s.push('R');
-                    }
-                    s.push('K');
-                    if u.king_rook {
-                        s.push('R');
-                    }
-                }
-                if side == Side::Black {
-                    s.make_ascii_lowercase();
-                }
-                s
-            };
             let king = home(KING_HOME, side);
             if u.king && !own(king, KING) {
                 warnings.push((
@@ -155,7 +137,7 @@ impl Position {
                         "PDTL castling field {field} says {side}'s king has not moved, but {king}, its home hex, {}",
                         holds(king)
                     ),
-                    format!("read as {}", part(Unmoved::default())),
+                    format!("read as {}", side_marks(Unmoved::default(), side)),
                 ));
                 self.unmoved[side as usize] = Unmoved::default();
                 continue;
@@ -184,7 +166,7 @@ impl Position {
                     (swapped.queen_rook, swapped.king_rook) = (u.king_rook, u.queen_rook);
                     format!(
                         " ({}, the {other_which} rook on {other}, fits the board)",
-                        part(swapped)
+                        side_marks(swapped, side)
                     )
                 } else {
                     String::new()
@@ -197,7 +179,7 @@ impl Position {
                         "PDTL castling field {field} says {side}'s {which} rook has not moved, but {hex}, its home hex, {}",
                         holds(hex)
                     ),
-                    format!("read as {}{hint}", part(kept)),
+                    format!("read as {}{hint}", side_marks(kept, side)),
                 ));
             }
             self.unmoved[side as usize] = kept;

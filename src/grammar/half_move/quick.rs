@@ -1,0 +1,345 @@
+//! The quick reader: a plain move in its common spellings, read from a
+//! 64-byte [`Window`] on the text without the tokenizer, as [`parse`]
+//! reads it.
+//!
+//! [`parse`]: super::parse
+
+use super::parsed::{Parsed, Traits};
+use crate::grammar::alphabet::is_standard_letter;
+use crate::grammar::hex::Hex;
+use crate::grammar::model::{Action, Check, Dash, Glyph, Sep};
+
+/// A plain move at `b[i..]` in its common spellings, ending where its
+/// `Word` token ends: its parse and byte length. The spellings are the
+/// canonical one, which [`HalfMove::write_move`] writes once the passes
+/// are done (standard letters, no `P`, `-`, `*`, `@` or `@@`, hexes
+/// without leading zeros, a check mark as written canonically), and the
+/// same with a Unicode dash or `×` between the hexes. `None` for anything
+/// else, which [`parse`] reads or refuses.
+///
+/// It reads no word [`parse`] would not, and reads each as [`parse`]
+/// does, traits included, so that the reader may skip the tokenizer for
+/// it; one without traits is written back byte for byte, so that the
+/// reader may copy it as it stands (`quick_moves_read_as_parse_reads_them`).
+///
+/// [`HalfMove::write_move`]: crate::HalfMove::write_move
+/// [`parse`]: super::parse
+#[cfg(test)]
+pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
+    Window::on(b, i, |w| plain_move_in(w, 0))
+}
+
+/// 64 bytes of a text from some offset, zero past the text's end: what
+/// the quick readers read, so that they check no bounds (a plain move and
+/// the byte after it take at most 19 bytes, a move line at most 48).
+pub(crate) struct Window<'a> {
+    bytes: &'a [u8; 64],
+    /// How many of `bytes` are the text's.
+    pub len: usize,
+}
+
+impl<'a> Window<'a> {
+    /// The window on `bytes`, of which the first `len` are the text's.
+    #[inline(always)]
+    pub fn new(bytes: &'a [u8; 64], len: usize) -> Window<'a> {
+        Window { bytes, len }
+    }
+
+    /// `read` on the window on `b` from `i`: the text itself, or, near its
+    /// end, a copy with zeros after it.
+    #[cfg(test)]
+    pub fn on<R>(b: &[u8], i: usize, read: impl FnOnce(&Window<'_>) -> R) -> R {
+        let rest = &b[i..];
+        if let Some(bytes) = rest.first_chunk::<64>() {
+            return read(&Window { bytes, len: 64 });
+        }
+        let mut pad = [0u8; 64];
+        pad[..rest.len()].copy_from_slice(rest);
+        read(&Window {
+            bytes: &pad,
+            len: rest.len(),
+        })
+    }
+
+    /// The byte at `k`; past the window, some byte of it (a reader checks
+    /// that what it read ends within [`Window::len`]).
+    #[inline(always)]
+    pub fn byte(&self, k: usize) -> u8 {
+        self.bytes[k & 63]
+    }
+}
+
+/// [`plain_move_at`] at `w[i..]`.
+#[inline(always)]
+pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)> {
+    let at = |k: usize| w.byte(i + k);
+    let mut traits = Traits::default();
+    let mut j = 0;
+    // A letter followed by a letter names the piece (`EE5`), as in `parse`.
+    let piece = if at(1).is_ascii_alphabetic() {
+        let c = at(0);
+        if !is_canonical_piece(c) {
+            return None;
+        }
+        j = 1;
+        Some(Glyph::letter(c))
+    } else {
+        None
+    };
+    let (from, n) = plain_hex(w, i + j)?;
+    j += n;
+    let (sep, n) = plain_sep(w, i + j)?;
+    if n > 1 && sep != Sep::AtAt {
+        traits |= Traits::UNICODE_SEPARATOR;
+    }
+    j += n;
+    let captured = if at(j + 1).is_ascii_alphabetic() {
+        let c = at(j);
+        if !is_canonical_piece(c) || matches!(sep, Sep::Move(_)) {
+            return None;
+        }
+        j += 1;
+        Some(Glyph::letter(c))
+    } else {
+        None
+    };
+    let (to, n) = plain_hex(w, i + j)?;
+    j += n;
+    let promotion = if at(j) == b'=' {
+        let c = at(j + 1);
+        j += 2;
+        match c {
+            b'&' => Some(None),
+            _ if is_canonical_piece(c) && c != b'K' => Some(Some(Glyph::letter(c))),
+            _ => return None,
+        }
+    } else {
+        None
+    };
+    if from == to {
+        return None;
+    }
+    let (check, n) = plain_check(w, i + j);
+    j += n;
+    // `#` ends a word; anything else ends where the word's bytes do.
+    if check != Some(Check::Mate) && continues_word(at(j)) || i + j > w.len {
+        return None;
+    }
+    let action = Action::Move {
+        piece,
+        from,
+        sep,
+        captured,
+        to,
+        promotion,
+    };
+    Some((
+        Parsed {
+            action,
+            check,
+            traits,
+        },
+        j,
+    ))
+}
+
+/// A separator at `w[j..]` as the quick reader reads it (`-`, `*`, `@`,
+/// `@@`, `×` or a Unicode dash): the separator and its byte length.
+#[inline(always)]
+fn plain_sep(w: &Window<'_>, j: usize) -> Option<(Sep, usize)> {
+    let at = |k: usize| w.byte(j + k);
+    Some(match (at(0), at(1), at(2)) {
+        (b'-', _, _) => (Sep::Move(Dash::ASCII), 1),
+        (b'*', _, _) => (Sep::Capture { times: false }, 1),
+        (b'@', b'@', _) => (Sep::AtAt, 2),
+        (b'@', _, _) => (Sep::At, 1),
+        // `×`, U+00D7
+        (0xC3, 0x97, _) => (Sep::Capture { times: true }, 2),
+        // U+2010 to U+2014, U+2212: the dashes of `Dash::from_char`.
+        (0xE2, 0x80, c @ 0x90..=0x94) => {
+            let dash = char::from_u32(0x2010 + u32::from(c - 0x90)).expect("a dash");
+            (Sep::Move(Dash(dash)), 3)
+        }
+        (0xE2, 0x88, 0x92) => (Sep::Move(Dash('\u{2212}')), 3),
+        _ => return None,
+    })
+}
+
+/// The check mark at `w[j..]`, if one is there as the writer writes it:
+/// the mark and its byte length.
+#[inline(always)]
+fn plain_check(w: &Window<'_>, j: usize) -> (Option<Check>, usize) {
+    let at = |k: usize| w.byte(j + k);
+    match (at(0), at(1), at(2), at(3)) {
+        (b'+', b'^', _, _) => (Some(Check::Adjoining), 2),
+        (b'+', b'+', _, _) => (Some(Check::Double), 2),
+        // `+∞`, U+221E
+        (b'+', 0xE2, 0x88, 0x9E) => (Some(Check::Afar), 4),
+        (b'+', _, _, _) => (Some(Check::Check), 1),
+        (b'#', _, _, _) => (Some(Check::Mate), 1),
+        _ => (None, 0),
+    }
+}
+
+/// A piece letter as the writer writes it: standard, and not the pawn's
+/// (a pawn goes unnamed).
+#[inline(always)]
+fn is_canonical_piece(c: u8) -> bool {
+    c != b'P' && is_standard_letter(c)
+}
+
+/// A hex at `w[j..]` written as [`crate::Hex`] writes it (no leading zero,
+/// no third digit): the hex and its length.
+#[inline(always)]
+fn plain_hex(w: &Window<'_>, j: usize) -> Option<(Hex, usize)> {
+    let d1 = w.byte(j + 1).wrapping_sub(b'0');
+    let d2 = w.byte(j + 2).wrapping_sub(b'0');
+    if d1 > 9 {
+        return None;
+    }
+    let (line, n) = if d2 > 9 {
+        (d1, 2)
+    } else if d1 == 0 || w.byte(j + 3).is_ascii_digit() {
+        // A leading zero, a third digit: not as the writer writes hexes.
+        return None;
+    } else {
+        (d1 * 10 + d2, 3)
+    };
+    Hex::on_board(w.byte(j), line).map(|h| (h, n))
+}
+
+/// Can byte `c` continue a `Word` token? Its ASCII bytes (`#` last), and
+/// any byte of a character (a dash, `×`, `∞`, a figurine may).
+#[inline(always)]
+pub(crate) fn continues_word(c: u8) -> bool {
+    WORD_BYTES[c as usize]
+}
+
+/// The bytes of [`continues_word`], as a table.
+const WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
+            || matches!(b, b'*' | b'@' | b'=' | b'&' | b'+' | b'^' | b'-' | b'#')
+            || b >= 0x80;
+        c += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grammar::half_move::parse;
+    use crate::{HalfMove, Side};
+
+    /// Words shaped like moves, each part picked from right and wrong
+    /// spellings, in a seeded order.
+    fn words(count: usize, seed: u64) -> Vec<Vec<u8>> {
+        const PIECES: [&str; 8] = ["", "", "", "E", "N", "P", "T", "\u{2657}"];
+        const HEXES: [&str; 8] = ["E7", "F8", "E13", "Z11", "D22", "F0", "E04", "F1"];
+        const SEPS: [&str; 8] = ["-", "-", "*", "@", "@@", "\u{d7}", "\u{2010}", "x"];
+        const PROMOTIONS: [&str; 8] = ["", "", "", "=D", "=&", "=K", "=P", "="];
+        const CHECKS: [&str; 8] = ["", "", "+", "+^", "+\u{221e}", "#", "^+", "++"];
+        const AFTER: [&str; 8] = ["", " ", ",", ":", "#1.", "x", "\u{2010}", "?"];
+        let mut x = seed;
+        let mut pick = move |parts: &[&'static str; 8]| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            parts[(x >> 33) as usize % 8]
+        };
+        (0..count)
+            .map(|_| {
+                let parts = [
+                    pick(&PIECES),
+                    pick(&HEXES),
+                    pick(&SEPS),
+                    pick(&PIECES),
+                    pick(&HEXES),
+                    pick(&PROMOTIONS),
+                    pick(&CHECKS),
+                    pick(&AFTER),
+                ];
+                parts.concat().into_bytes()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn quick_moves_read_as_parse_reads_them() {
+        use crate::grammar::token::Token;
+        use logos::Logos;
+        let mut samples: Vec<Vec<u8>> = [
+            "EE5-E11",
+            "JE11*A23",
+            "F12@@G9",
+            "DC19-E25#",
+            "DB20-C19+\u{221e}",
+            "E7\u{2010}E13",
+            "E7\u{2212}E13",
+            "E13\u{d7}F16",
+            "A21-A23=&",
+            "E7-E13+^",
+            "E7-E13++",
+            "B22-B24=D",
+            "E13*NF16",
+            "KG1-E1",
+            "F0-F2",
+            "E7-E13",
+        ]
+        .iter()
+        .map(|w| w.as_bytes().to_vec())
+        .collect();
+        samples.extend(words(100_000, 7));
+        let (mut accepted, mut canonical) = (0, 0);
+        for w in &samples {
+            let Some((p, len)) = plain_move_at(w, 0) else {
+                continue;
+            };
+            accepted += 1;
+            let word = &w[..len];
+            let shown = String::from_utf8_lossy(w);
+            // The tokenizer reads the same word there.
+            let mut lx = Token::lexer(w);
+            assert_eq!(lx.next(), Some(Ok(Token::Word)), "{shown}");
+            assert_eq!(lx.span(), 0..len, "{shown}");
+            // The parser reads it so, and the writer writes it back.
+            let full = parse(word).unwrap_or_else(|e| panic!("{shown}: {}", e.message(word)));
+            assert_eq!(full, p, "{shown}");
+            if p.traits == Traits::default() {
+                let mut out = Vec::new();
+                HalfMove::new(1, Side::White, p.action, p.check).write_move(&mut out);
+                assert_eq!(out, word, "{shown}");
+                canonical += 1;
+            }
+        }
+        assert!(
+            accepted > 2000 && canonical > 1000,
+            "only {accepted} plain moves, {canonical} canonical, among the samples"
+        );
+    }
+
+    #[test]
+    fn what_is_not_plain_is_left_to_the_parser() {
+        for w in [
+            "E7‐E13‐",
+            "E13×F16x",
+            "PE7-E13",
+            "F04-F06",
+            "E13*PF16",
+            "TA5-A9",
+            "♗F6-C15",
+            "GL5*GE5^+",
+            "KRK-II",
+            "B24=D",
+            "E7-E13x",
+            "e7-E13",
+            "E7-E7",
+        ] {
+            assert_eq!(plain_move_at(w.as_bytes(), 0), None, "{w}");
+        }
+    }
+}
