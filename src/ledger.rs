@@ -10,7 +10,7 @@
 //! notes where each game's output, rejects and bytes as read start, its
 //! counts so far and its key, and hands the note on before the game's
 //! diagnostics; the merger, which takes the chunks in order, then asks its
-//! own gate of each game in turn (`src/parallel.rs`). Either way one [`Ledger`] holds what was let
+//! own gate of each game in turn (`src/parallel/`). Either way one [`Ledger`] holds what was let
 //! through, so the answers are the same.
 
 use crate::diag::{Diagnostic, DiagnosticKind, Severity};
