@@ -88,7 +88,21 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     };
     let (from, n) = plain_hex(w, i + j)?;
     j += n;
-    let (sep, n) = plain_sep(w, i + j)?;
+    let (sep, n) = match (at(j), at(j + 1), at(j + 2)) {
+        (b'-', _, _) => (Sep::Move(Dash::ASCII), 1),
+        (b'*', _, _) => (Sep::Capture { times: false }, 1),
+        (b'@', b'@', _) => (Sep::AtAt, 2),
+        (b'@', _, _) => (Sep::At, 1),
+        // `×`, U+00D7
+        (0xC3, 0x97, _) => (Sep::Capture { times: true }, 2),
+        // U+2010 to U+2014, U+2212: the dashes of `Dash::from_char`.
+        (0xE2, 0x80, c @ 0x90..=0x94) => {
+            let dash = char::from_u32(0x2010 + u32::from(c - 0x90)).expect("a dash");
+            (Sep::Move(Dash(dash)), 3)
+        }
+        (0xE2, 0x88, 0x92) => (Sep::Move(Dash('\u{2212}')), 3),
+        _ => return None,
+    };
     if n > 1 && sep != Sep::AtAt {
         traits |= Traits::UNICODE_SEPARATOR;
     }
@@ -119,7 +133,15 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     if from == to {
         return None;
     }
-    let (check, n) = plain_check(w, i + j);
+    let (check, n) = match (at(j), at(j + 1), at(j + 2), at(j + 3)) {
+        (b'+', b'^', _, _) => (Some(Check::Adjoining), 2),
+        (b'+', b'+', _, _) => (Some(Check::Double), 2),
+        // `+∞`, U+221E
+        (b'+', 0xE2, 0x88, 0x9E) => (Some(Check::Afar), 4),
+        (b'+', _, _, _) => (Some(Check::Check), 1),
+        (b'#', _, _, _) => (Some(Check::Mate), 1),
+        _ => (None, 0),
+    };
     j += n;
     // `#` ends a word; anything else ends where the word's bytes do.
     if check != Some(Check::Mate) && continues_word(at(j)) || i + j > w.len {
@@ -141,44 +163,6 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
         },
         j,
     ))
-}
-
-/// A separator at `w[j..]` as the quick reader reads it (`-`, `*`, `@`,
-/// `@@`, `×` or a Unicode dash): the separator and its byte length.
-#[inline(always)]
-fn plain_sep(w: &Window<'_>, j: usize) -> Option<(Sep, usize)> {
-    let at = |k: usize| w.byte(j + k);
-    Some(match (at(0), at(1), at(2)) {
-        (b'-', _, _) => (Sep::Move(Dash::ASCII), 1),
-        (b'*', _, _) => (Sep::Capture { times: false }, 1),
-        (b'@', b'@', _) => (Sep::AtAt, 2),
-        (b'@', _, _) => (Sep::At, 1),
-        // `×`, U+00D7
-        (0xC3, 0x97, _) => (Sep::Capture { times: true }, 2),
-        // U+2010 to U+2014, U+2212: the dashes of `Dash::from_char`.
-        (0xE2, 0x80, c @ 0x90..=0x94) => {
-            let dash = char::from_u32(0x2010 + u32::from(c - 0x90)).expect("a dash");
-            (Sep::Move(Dash(dash)), 3)
-        }
-        (0xE2, 0x88, 0x92) => (Sep::Move(Dash('\u{2212}')), 3),
-        _ => return None,
-    })
-}
-
-/// The check mark at `w[j..]`, if one is there as the writer writes it:
-/// the mark and its byte length.
-#[inline(always)]
-fn plain_check(w: &Window<'_>, j: usize) -> (Option<Check>, usize) {
-    let at = |k: usize| w.byte(j + k);
-    match (at(0), at(1), at(2), at(3)) {
-        (b'+', b'^', _, _) => (Some(Check::Adjoining), 2),
-        (b'+', b'+', _, _) => (Some(Check::Double), 2),
-        // `+∞`, U+221E
-        (b'+', 0xE2, 0x88, 0x9E) => (Some(Check::Afar), 4),
-        (b'+', _, _, _) => (Some(Check::Check), 1),
-        (b'#', _, _, _) => (Some(Check::Mate), 1),
-        _ => (None, 0),
-    }
 }
 
 /// A piece letter as the writer writes it: standard, and not the pawn's
