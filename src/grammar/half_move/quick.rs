@@ -69,7 +69,8 @@ impl<'a> Window<'a> {
     }
 }
 
-/// [`plain_move_at`] at `w[i..]`.
+/// [`plain_move_at`] at `w[i..]`. One function, though long: split in
+/// three (separator, check mark), the span path's loop cost 9.6% more.
 #[inline(always)]
 pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)> {
     let at = |k: usize| w.byte(i + k);
