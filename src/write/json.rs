@@ -25,8 +25,11 @@ pub(super) struct Ndjson {
     tag_members: Vec<u8>,
     /// The same for `tag_members`.
     result_member: Option<Range<usize>>,
-    /// The tag names in `tag_members`, each after a NUL.
-    names: String,
+    /// Where each name in `tag_members` is in `tags`, quotes left out: a
+    /// name is ASCII letters, digits and `_` (the tokenizer reads no
+    /// other), written as it is. Read only while tags are added, before
+    /// `fix_result_tag` may move them.
+    member_names: Vec<Range<usize>>,
     /// The final position, when a replay ran.
     final_pdtl: Vec<u8>,
     /// The canonical PDTL, if any.
@@ -255,7 +258,7 @@ impl Ndjson {
         self.result_tag = None;
         self.tag_members.clear();
         self.result_member = None;
-        self.names.clear();
+        self.member_names.clear();
         self.final_pdtl.clear();
         self.start.clear();
         self.rope.clear();
@@ -270,28 +273,38 @@ impl Ndjson {
         let value = unescape_pgn(tag.value.as_bytes());
         let t = &mut self.tags;
         t.extend_from_slice(b",[");
+        let quoted_name = t.len();
         json_string(t, tag.name.as_bytes());
+        let quoted_name = quoted_name..t.len();
         t.push(b',');
         let at = t.len();
         json_string(t, &value);
+        let quoted_value = at..t.len();
         if tag.name == "Result" {
-            self.result_tag = Some(at..t.len());
+            self.result_tag = Some(quoted_value.clone());
         }
         t.push(b']');
         // The object keeps a repeated name's first value; `tag_list` has
         // them all, in order.
-        if !self.names.split('\0').any(|n| n == tag.name) {
-            self.names.push('\0');
-            self.names.push_str(tag.name);
-            let m = &mut self.tag_members;
-            m.push(b',');
-            json_string(m, tag.name.as_bytes());
-            m.push(b':');
-            let at = m.len();
-            json_string(m, &value);
-            if tag.name == "Result" {
-                self.result_member = Some(at..m.len());
-            }
+        let tags = &self.tags;
+        if self
+            .member_names
+            .iter()
+            .any(|r| tags[r.clone()] == *tag.name.as_bytes())
+        {
+            return;
+        }
+        self.member_names
+            .push(quoted_name.start + 1..quoted_name.end - 1);
+        // Name and value as `tag_list` has them, escaped once.
+        let m = &mut self.tag_members;
+        m.push(b',');
+        m.extend_from_slice(&tags[quoted_name]);
+        m.push(b':');
+        let at = m.len();
+        m.extend_from_slice(&tags[quoted_value]);
+        if tag.name == "Result" {
+            self.result_member = Some(at..m.len());
         }
     }
 
