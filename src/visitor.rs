@@ -66,7 +66,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// The items are those a minimal reader sees once the built-in passes have
 /// run: letters standard, separators ASCII, ratings gone; comments and
 /// variations only when [`Visitor::wants`] asks for them (else they are
-/// skipped unread).
+/// skipped unread). It is `Send + 'static` as a [`Pass`] is: it is lent
+/// to the filter's chain for the run, and handed back at its end.
 pub trait Visitor: Send + 'static {
     /// Items beyond the tags, the start, the half-moves and the end:
     /// [`Interest::COMMENTS`], [`Interest::VARIATIONS`] (their edges, and
