@@ -134,7 +134,8 @@ impl Pdtl {
             return fail(value.len(), "the en passant field is missing (- if none)");
         };
         let en_passant = parse_en_passant(ef, offset_of(ef), &mut warnings)?;
-        let halfmove = match fields.next() {
+        // Four fields, as the author's program saves them, have neither.
+        let (halfmove, number) = match fields.next() {
             None => {
                 note(
                     &mut warnings,
@@ -142,58 +143,53 @@ impl Pdtl {
                     "no halfmove clock and no move number (four fields, as the author's program saves them)",
                     "written 0 ?",
                 );
-                return Ok((
-                    Pdtl {
-                        board,
-                        turn,
-                        castling,
-                        castling_len,
-                        en_passant,
-                        halfmove: 0,
-                        number: None,
-                        pos: Pos::default(),
+                (0, None)
+            }
+            Some(hf) => {
+                let halfmove = match hf {
+                    "-" => {
+                        note(
+                            &mut warnings,
+                            offset_of(hf),
+                            "halfmove clock - (the author's program's unknown)",
+                            "written 0, the spec's unknown value",
+                        );
+                        0
+                    }
+                    _ => match number_at(hf.as_bytes(), 0) {
+                        Some((v, n)) if n == hf.len() => v,
+                        _ => return fail(offset_of(hf), "the halfmove clock is a number"),
                     },
-                    warnings,
-                ));
+                };
+                let number = match fields.next() {
+                    None => {
+                        note(
+                            &mut warnings,
+                            value.len(),
+                            "no move number (five fields)",
+                            "written ?, the spec's unknown value",
+                        );
+                        None
+                    }
+                    Some("?") => None,
+                    Some(nf @ "-") => {
+                        note(
+                            &mut warnings,
+                            offset_of(nf),
+                            "move number - (the author's program's unknown)",
+                            "written ?, the spec's unknown value",
+                        );
+                        None
+                    }
+                    Some(nf) => match number_at(nf.as_bytes(), 0) {
+                        Some((v, n)) if n == nf.len() && v > 0 => Some(v),
+                        _ => {
+                            return fail(offset_of(nf), "the move number is a number from 1, or ?")
+                        }
+                    },
+                };
+                (halfmove, number)
             }
-            Some(hf @ "-") => {
-                note(
-                    &mut warnings,
-                    offset_of(hf),
-                    "halfmove clock - (the author's program's unknown)",
-                    "written 0, the spec's unknown value",
-                );
-                0
-            }
-            Some(hf) => match number_at(hf.as_bytes(), 0) {
-                Some((v, n)) if n == hf.len() => v,
-                _ => return fail(offset_of(hf), "the halfmove clock is a number"),
-            },
-        };
-        let number = match fields.next() {
-            None => {
-                note(
-                    &mut warnings,
-                    value.len(),
-                    "no move number (five fields)",
-                    "written ?, the spec's unknown value",
-                );
-                None
-            }
-            Some("?") => None,
-            Some(nf @ "-") => {
-                note(
-                    &mut warnings,
-                    offset_of(nf),
-                    "move number - (the author's program's unknown)",
-                    "written ?, the spec's unknown value",
-                );
-                None
-            }
-            Some(nf) => match number_at(nf.as_bytes(), 0) {
-                Some((v, n)) if n == nf.len() && v > 0 => Some(v),
-                _ => return fail(offset_of(nf), "the move number is a number from 1, or ?"),
-            },
         };
         if let Some(extra) = fields.next() {
             return fail(offset_of(extra), "unexpected text after the move number");
