@@ -51,7 +51,7 @@ pub struct Sinks<'a> {
     pub out: &'a mut dyn Write,
     /// Each rejected game's bytes, exactly as read.
     pub rejects: Option<&'a mut dyn Write>,
-    /// Each game left out as a duplicate ([`LeftOut::Duplicate`]), its
+    /// Each game left out as a duplicate ([`LeftOut::Duplicate`](crate::LeftOut::Duplicate)), its
     /// bytes exactly as read.
     pub duplicates: Option<&'a mut dyn Write>,
     /// Each diagnostic, as its game ends.
@@ -285,7 +285,7 @@ impl FilterBuilder {
 
     /// Leaves out the games the selection ([`FilterBuilder::select_tag`],
     /// [`FilterBuilder::plies`], [`FilterBuilder::reaches`]) keeps, and
-    /// keeps the others (`--invert`); counted as [`LeftOut::Inverted`].
+    /// keeps the others (`--invert`); counted as [`LeftOut::Inverted`](crate::LeftOut::Inverted).
     ///
     /// ```
     /// use ctlpgn_filter::{FilterBuilder, TagPattern};

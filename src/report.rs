@@ -195,7 +195,7 @@ impl Origin {
 /// before it read as they would in a file cut at that byte. Clones share
 /// it: the reader of the source sets it before it answers the end of the
 /// text, and every filter reading that source (one per `--jobs` worker)
-/// is given one ([`Filter::set_cut_short`]).
+/// is given one ([`Filter::set_cut_short`](crate::Filter::set_cut_short)).
 ///
 /// ```
 /// use ctlpgn_filter::{CutShort, Filter};

@@ -68,7 +68,7 @@ impl Interest {
     /// Everything.
     pub const ALL: Interest = Interest(u32::MAX);
     /// The built-in select slot's: the main line as written, read-only
-    /// ([`Chain::main_line_move`], or [`Chain::main_line_words`] where the
+    /// (`Chain::main_line_move`, or `Chain::main_line_words` where the
     /// span path copies a move).
     pub(crate) const MAIN_LINE: Interest = Interest(8);
     /// The built-in select slot's: the main line's half-moves themselves,
