@@ -42,7 +42,9 @@ mod verify;
 mod visitor;
 mod write;
 
-pub use write::{Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG};
+pub use write::{
+    unescape_pgn, Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG,
+};
 
 pub use cut::{cut_at_games, cut_at_games_marked, Cuts, ORIGIN_MARK};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
