@@ -29,6 +29,8 @@
 #![deny(missing_docs)]
 
 mod cut;
+#[cfg(feature = "decode")]
+pub mod decode;
 mod diag;
 mod filter;
 mod grammar;
