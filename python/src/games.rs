@@ -5,8 +5,8 @@
 //! and its diagnostics are in, and it is handed to `deliver`.
 
 use ctlpgn_filter::{
-    unescape_pgn, Context, Diagnostic, Flow, GameEnd, HalfMove, Interest, Outcome, Pass, Pdtl,
-    Report, Tag, Verify,
+    decode, unescape_pgn, Context, Diagnostic, Flow, GameEnd, HalfMove, Interest, Outcome, Pass,
+    Pdtl, Report, Tag, Verify,
 };
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -170,6 +170,8 @@ pub fn read(
     replay: bool,
     deliver: impl FnMut(GameData) -> bool + Send + 'static,
 ) -> io::Result<Report> {
+    // Compressed or not, as the command line reads it.
+    let (input, _, fault) = decode::decompressed(input)?;
     let stopped = Arc::new(AtomicBool::new(false));
     let shared = Arc::new(Mutex::new(Shared {
         game: None,
@@ -195,6 +197,7 @@ pub fn read(
         .builder(verify)
         .pass(Box::new(Recorder(shared.clone())))
         .build();
+    filter.set_cut_short(Some(fault.cut.clone()));
     let input = Stoppable {
         inner: input,
         stopped,
@@ -209,11 +212,12 @@ pub fn read(
     };
     let report = filter.run_with_rejects(input, &mut out, Some(&mut rejects), on_diagnostic);
     let mut s = lock(&shared);
-    match report {
-        Ok(report) => {
-            s.finish();
-            Ok(report)
-        }
-        Err(e) => Err(e),
+    let report = report?;
+    s.finish();
+    // The games decoded before a decoder's error are handed on; then the
+    // error, as the command line reports it after them.
+    match fault.take() {
+        Some(e) => Err(e),
+        None => Ok(report),
     }
 }

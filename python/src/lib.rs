@@ -10,6 +10,7 @@
 mod games;
 mod options;
 
+use ctlpgn_filter::decode;
 use games::{GameData, STOPPED};
 use options::Options;
 use pyo3::exceptions::{
@@ -443,15 +444,17 @@ fn filter_file(
                 Some(f) => f,
                 None => &mut text,
             };
+            // Compressed or not, as the command line reads it.
+            let (input, _, fault) = decode::decompressed(file)?;
             let mut filter = o.builder(None).build();
+            filter.set_cut_short(Some(fault.cut.clone()));
             // ndjson's "file", as the command line names it.
             filter.set_file_name(&name);
-            let r = filter.run(
-                io::BufReader::with_capacity(1 << 16, file),
-                w,
-                &mut |d| ds.push(d.clone()),
-            );
-            r.map(|r| (text, ds, r))
+            let report = filter.run(input, w, &mut |d| ds.push(d.clone()))?;
+            match fault.take() {
+                Some(e) => Err(e),
+                None => Ok((text, ds, report)),
+            }
         }))
     });
     let (text, ds, report) = run
