@@ -127,6 +127,11 @@ def main():
 
     from pyspark import SparkConf, SparkContext
 
+    if args.package:
+        # The workers' Python is the driver's, where ctlpgn is installed
+        # (else Spark starts `python3` from PATH).
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+
     conf = (SparkConf().setMaster(args.master).setAppName("ctlpgn-filter recipe")
             .set("spark.driver.memory", args.memory)
             .set("spark.ui.enabled", "false")
