@@ -16,7 +16,8 @@
 //! let text = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
 //! let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
 //! gz.write_all(text).unwrap();
-//! let (mut input, container, fault) = decompressed(&gz.finish().unwrap()[..]).unwrap();
+//! let compressed = gz.finish().unwrap();
+//! let (mut input, container, fault) = decompressed(&compressed[..]).unwrap();
 //! let mut read = Vec::new();
 //! input.read_to_end(&mut read).unwrap();
 //! assert_eq!((read.as_slice(), container), (&text[..], Some(Container::Gzip)));
