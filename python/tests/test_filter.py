@@ -86,3 +86,4 @@ def test_filter_file_without_out_returns_the_output(cli):
 def test_filter_file_on_a_missing_file_raises_the_cli_message():
     with pytest.raises(FileNotFoundError, match=r"^nope\.ctl-pgn: No such file or directory$"):
         ctlpgn.filter_file("nope.ctl-pgn")
+

@@ -199,23 +199,27 @@ def test_two_threads_read_two_files_at_once(tmp_path):
     assert results[two] == [(True, 0)] * 5000
 
 
-def test_the_gil_is_released_while_rust_reads(tmp_path):
-    # A Python thread keeps counting while another waits on the reader.
-    path = tmp_path / "big.ctl-pgn"
-    path.write_bytes(REAL_GAMES[0].read_bytes() * 300)
-    done = threading.Event()
-    ticks = []
+def test_the_wait_for_the_next_game_releases_the_gil():
+    # The reading thread calls this file's read(), Python code, which needs
+    # the GIL while the iterator waits for the game: held, neither would
+    # ever go on.
+    class Slow(io.RawIOBase):
+        def __init__(self, data):
+            self.data = io.BytesIO(data)
 
-    def count():
-        while not done.is_set():
-            ticks.append(1)
+        def readable(self):
+            return True
 
-    t = threading.Thread(target=count)
-    t.start()
-    n = sum(1 for _ in ctlpgn.read_games(path))
-    done.set()
-    t.join()
-    assert n == 300 and len(ticks) > 0
+        def read(self, n=-1):
+            threading.Event().wait(0.001)
+            return self.data.read(min(n, 100))
+
+    result = []
+    reading = threading.Thread(
+        target=lambda: result.extend(ctlpgn.read_games(Slow(GOOD * 50))), daemon=True)
+    reading.start()
+    reading.join(timeout=60)
+    assert not reading.is_alive() and len(result) == 50
 
 
 LARGE = r"""
