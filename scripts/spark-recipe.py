@@ -23,6 +23,12 @@ Needs Java 17 or later and PySpark (`pip install pyspark`). Usage:
 Prints what was run, the time it took, and the driver JVM's peak resident
 memory (on Linux); exits 1 if the bytes differ, or if the wrapper does not
 do what it is for (pass statuses 0 and 1, fail the job on 2 and 3).
+
+With --package, the Python package's variant (`pip install ./python`):
+each partition is filtered by `ctlpgn.filter` inside `mapPartitions`, with
+no binary on the workers and no exit-status wrapper (a rejected game is a
+diagnostic, not a status); the binary still cuts the inputs and makes the
+one run the job must give.
 """
 
 import argparse
@@ -79,6 +85,8 @@ def main():
                    help="Hadoop input split size in bytes: one Spark partition each")
     p.add_argument("--bin", help="the binary (default: build target/release/ctlpgn-filter)")
     p.add_argument("--master", default="local[4]")
+    p.add_argument("--package", action="store_true",
+                   help="filter with the ctlpgn package in mapPartitions, not rdd.pipe")
     p.add_argument("--memory", default="3g",
                    help="spark.driver.memory (in local mode, the executors' too): a piece is "
                         "one record, held whole, as text in the JVM and in Python")
@@ -119,6 +127,11 @@ def main():
 
     from pyspark import SparkConf, SparkContext
 
+    if args.package:
+        # The workers' Python is the driver's, where ctlpgn is installed
+        # (else Spark starts `python3` from PATH).
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+
     conf = (SparkConf().setMaster(args.master).setAppName("ctlpgn-filter recipe")
             .set("spark.driver.memory", args.memory)
             .set("spark.ui.enabled", "false")
@@ -138,49 +151,78 @@ def main():
             },
         ).values()
         partitions = records.getNumPartitions()
-        # rdd.pipe runs the command with an empty environment (no PATH):
-        # the binary by absolute path. A job whose piece has a rejected
-        # game exits 1; the wrapper lets 0 and 1 pass and fails the job on
-        # anything else (2: an I/O error; 3: a binary piece).
-        wrapped = f"sh -c {shlex.quote(shlex.quote(binary) + ' -q; test $? -le 1')}"
-        # Written as Hadoop writes text: part-00000, part-00001... in the
-        # order of the partitions, each line followed by a line end.
         saved = os.path.join(work, "saved")
-        records.pipe(wrapped, checkCode=True).saveAsTextFile(saved)
-        seconds = time.monotonic() - started
+        if args.package:
+            # No binary on the workers, no wrapper: a rejected game is a
+            # diagnostic, not an exit status.
+            records.mapPartitions(filter_partition).saveAsTextFile(saved)
+            seconds = time.monotonic() - started
+            wrapper_ok = True
+            jvm_mb = peak_rss_mb(sc._gateway.proc.pid)
+        else:
+            # rdd.pipe runs the command with an empty environment (no PATH):
+            # the binary by absolute path. A job whose piece has a rejected
+            # game exits 1; the wrapper lets 0 and 1 pass and fails the job on
+            # anything else (2: an I/O error; 3: a binary piece).
+            wrapped = f"sh -c {shlex.quote(shlex.quote(binary) + ' -q; test $? -le 1')}"
+            # Written as Hadoop writes text: part-00000, part-00001... in the
+            # order of the partitions, each line followed by a line end.
+            records.pipe(wrapped, checkCode=True).saveAsTextFile(saved)
+            seconds = time.monotonic() - started
 
-        # The wrapper, around a stand-in that reads its piece and exits
-        # with each status: the job passes on 0 and 1, fails on 2 and 3.
-        sc.setLogLevel("OFF")  # the failures are meant: no stack traces
-        wrapper_ok = True
-        for status in range(4):
-            stand_in = f"sh -c '(cat > /dev/null; exit {status}); test $? -le 1'"
-            try:
-                records.pipe(stand_in, checkCode=True).count()
-                passed = True
-            except Exception:
-                passed = False
-            wrapper_ok &= passed == (status <= 1)
-        sc.setLogLevel("ERROR")
-        jvm_mb = peak_rss_mb(sc._gateway.proc.pid)
+            # The wrapper, around a stand-in that reads its piece and exits
+            # with each status: the job passes on 0 and 1, fails on 2 and 3.
+            sc.setLogLevel("OFF")  # the failures are meant: no stack traces
+            wrapper_ok = True
+            for status in range(4):
+                stand_in = f"sh -c '(cat > /dev/null; exit {status}); test $? -le 1'"
+                try:
+                    records.pipe(stand_in, checkCode=True).count()
+                    passed = True
+                except Exception:
+                    passed = False
+                wrapper_ok &= passed == (status <= 1)
+            sc.setLogLevel("ERROR")
+            jvm_mb = peak_rss_mb(sc._gateway.proc.pid)
     finally:
         sc.stop()
+    report(args, files, n_pieces, partitions, seconds, jvm_mb, one, one_bytes, saved,
+           wrapper_ok, work)
 
+
+def filter_partition(pieces):
+    """The package variant's job: a partition's pieces, joined (their text
+    as cut, a piece a record), filtered by `ctlpgn.filter`; its output as
+    lines, which `saveAsTextFile` writes each with its line end."""
+    import ctlpgn
+
+    text, _, _ = ctlpgn.filter("".join(pieces), quiet=True)
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def report(args, files, n_pieces, partitions, seconds, jvm_mb, one, one_bytes, saved,
+           wrapper_ok, work):
+    """Prints what the job did; exits 1 unless it gave the bytes of one run."""
+    name = "spark recipe (package)" if args.package else "spark recipe"
     parts = sorted(f for f in os.listdir(saved) if f.startswith("part-"))
     spark_bytes = b"".join(open(os.path.join(saved, f), "rb").read() for f in parts)
     same = spark_bytes == one_bytes
     size = sum(os.path.getsize(f) for f in files)
-    print(f"spark recipe: {size / 1e6:.1f} MB in {len(files)} file(s), --cut {args.size}: "
+    print(f"{name}: {size / 1e6:.1f} MB in {len(files)} file(s), --cut {args.size}: "
           f"{n_pieces} pieces in {partitions} partitions ({args.master}), "
           f"{seconds:.1f} s, driver JVM peak {jvm_mb if jvm_mb is not None else '?'} MB "
           f"(spark.driver.memory {args.memory})")
-    print(f"spark recipe: {'same bytes as one run' if same else 'OUTPUT DIFFERS from one run'} "
+    print(f"{name}: {'same bytes as one run' if same else 'OUTPUT DIFFERS from one run'} "
           f"({len(one_bytes)} bytes written)")
-    print(f"spark recipe: one run exits {one.returncode}; the job with the wrapper passed; "
-          f"the wrapper {'passes' if wrapper_ok else 'DOES NOT PASS'} statuses 0 and 1 "
-          f"and fails the job on 2 and 3")
+    if not args.package:
+        print(f"{name}: one run exits {one.returncode}; the job with the wrapper passed; "
+              f"the wrapper {'passes' if wrapper_ok else 'DOES NOT PASS'} statuses 0 and 1 "
+              f"and fails the job on 2 and 3")
     if not (same and wrapper_ok):
-        print(f"spark recipe: kept {work} for a look", file=sys.stderr)
+        print(f"{name}: kept {work} for a look", file=sys.stderr)
         sys.exit(1)
     sh("rm", "-rf", work)
 

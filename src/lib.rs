@@ -29,6 +29,8 @@
 #![deny(missing_docs)]
 
 mod cut;
+#[cfg(feature = "decode")]
+pub mod decode;
 mod diag;
 mod filter;
 mod grammar;
@@ -42,7 +44,9 @@ mod verify;
 mod visitor;
 mod write;
 
-pub use write::{Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG};
+pub use write::{
+    unescape_pgn, Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG,
+};
 
 pub use cut::{cut_at_games, cut_at_games_marked, Cuts, ORIGIN_MARK};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};

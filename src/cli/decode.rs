@@ -1,191 +1,43 @@
-//! What an input holds before it is CTL-PGN: a compressed stream, found
-//! by its magic bytes (whatever the file's name), read through its
-//! decoder; or text in UTF-16, named with the command that converts it.
-//!
-//! The decoders: gzip by `flate2` (its pure-Rust `zlib-rs` backend), bzip2
-//! by `bzip2` (pure Rust, `libbz2-rs-sys`), zstd by `zstd` and xz by
-//! `liblzma` (the C libraries, built from source and linked in). Each reads
-//! every stream of a file that holds several (`cat a.gz b.gz`), as
-//! `gzip -d` does.
+//! What an input holds before it is CTL-PGN: a compressed stream, read as
+//! the library's `decode` reads it (the Python package reads so too), its
+//! errors named as the input's; or text in UTF-16, named with the command
+//! that converts it.
 
 use super::streams;
+use ctlpgn_filter::decode::{self, Container};
 use ctlpgn_filter::CutShort;
 use std::ffi::OsStr;
-use std::fmt;
-use std::io::{self, BufReader, Cursor, Read};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-
-/// A compression format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Container {
-    Gzip,
-    Zstd,
-    Xz,
-    Bzip2,
-}
-
-/// The most bytes [`Container::sniff`] looks at.
-pub const MAGIC_LEN: usize = 10;
-
-impl Container {
-    /// The format whose magic bytes `start` begins with, if any.
-    pub fn sniff(start: &[u8]) -> Option<Container> {
-        match start {
-            [0x1F, 0x8B, ..] => Some(Container::Gzip),
-            [0x28, 0xB5, 0x2F, 0xFD, ..] => Some(Container::Zstd),
-            [0xFD, b'7', b'z', b'X', b'Z', 0x00, ..] => Some(Container::Xz),
-            // `BZh`, the block size, then a block's magic (the digits of
-            // pi) or the end of stream's (of sqrt(pi)): ten bytes that no
-            // text starts with.
-            [b'B', b'Z', b'h', b'1'..=b'9', rest @ ..]
-                if rest.starts_with(&[0x31, 0x41, 0x59, 0x26, 0x53, 0x59])
-                    || rest.starts_with(&[0x17, 0x72, 0x45, 0x38, 0x50, 0x90]) =>
-            {
-                Some(Container::Bzip2)
-            }
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Container::Gzip => "gzip",
-            Container::Zstd => "zstd",
-            Container::Xz => "xz",
-            Container::Bzip2 => "bzip2",
-        }
-    }
-
-    /// The file name suffix the format's own tool gives.
-    pub fn suffix(self) -> &'static str {
-        match self {
-            Container::Gzip => "gz",
-            Container::Zstd => "zst",
-            Container::Xz => "xz",
-            Container::Bzip2 => "bz2",
-        }
-    }
-
-    const ALL: [Container; 4] = [
-        Container::Gzip,
-        Container::Zstd,
-        Container::Xz,
-        Container::Bzip2,
-    ];
-
-    /// The decompressed bytes of `input`.
-    fn decoder(self, input: Box<dyn Read>) -> io::Result<Box<dyn Read>> {
-        const BUFFER: usize = 1 << 16;
-        Ok(match self {
-            Container::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(
-                BufReader::with_capacity(BUFFER, input),
-            )),
-            Container::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(
-                BufReader::with_capacity(BUFFER, input),
-            )?),
-            Container::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(
-                BufReader::with_capacity(BUFFER, input),
-            )),
-            Container::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(
-                BufReader::with_capacity(BUFFER, input),
-            )),
-        })
-    }
-}
-
-impl fmt::Display for Container {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// `input`'s first bytes (up to [`MAGIC_LEN`]), and `input` whole again.
-pub fn peek(mut input: Box<dyn Read>) -> io::Result<(Vec<u8>, Box<dyn Read>)> {
-    let mut start = Vec::with_capacity(MAGIC_LEN);
-    (&mut input)
-        .take(MAGIC_LEN as u64)
-        .read_to_end(&mut start)?;
-    let again = Box::new(Cursor::new(start.clone()).chain(input));
-    Ok((start, again))
-}
 
 /// `input` decompressed if it is compressed (and which format it was in),
-/// else as it is; and where its decoder's error goes, if it fails. `name`
-/// names the input on that error.
+/// else as it is ([`decode::decompressed`]); and where its decoder's error
+/// goes, if it fails. `name` names the input on that error.
 pub fn decompressed(
     name: &str,
     input: Box<dyn Read>,
 ) -> io::Result<(Box<dyn Read>, Option<Container>, Fault)> {
-    let fault = Fault::default();
-    let (start, input) = peek(input)?;
-    let Some(container) = Container::sniff(&start) else {
-        return Ok((input, None, fault));
-    };
-    let decoder = container.decoder(input).map_err(streams::reading(name))?;
-    let decoded = Decoded {
-        decoder,
-        container,
+    let (input, container, fault) = decode::decompressed(input).map_err(streams::reading(name))?;
+    let fault = Fault {
+        cut: fault.cut.clone(),
+        fault,
         name: name.to_string(),
-        fault: fault.clone(),
-        ended: false,
     };
-    Ok((Box::new(decoded), Some(container), fault))
+    Ok((input, container, fault))
 }
 
-/// What a decoder that failed said, kept for after the games: its text
-/// ends where it failed ([`CutShort`]), and the games decoded before are
-/// read as a file that ends there.
-#[derive(Clone, Default)]
+/// A decoder's error, named as an input's ([`decode::Fault`]).
+#[derive(Clone)]
 pub struct Fault {
     pub cut: CutShort,
-    error: Arc<Mutex<Option<io::Error>>>,
+    fault: decode::Fault,
+    name: String,
 }
 
 impl Fault {
     /// The decoder's error, named, if it failed.
     pub fn take(&self) -> Option<io::Error> {
-        self.error.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
-
-/// A decoder whose error in the compressed data ends the text, kept in
-/// `fault` with words that say the data is at fault. An error reading the
-/// file itself is named already, and passes as it is.
-struct Decoded {
-    decoder: Box<dyn Read>,
-    container: Container,
-    name: String,
-    fault: Fault,
-    ended: bool,
-}
-
-impl Read for Decoded {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.ended {
-            return Ok(0);
-        }
-        let e = match self.decoder.read(buf) {
-            Ok(n) => return Ok(n),
-            Err(e) if streams::is_named(&e) || e.kind() == io::ErrorKind::Interrupted => {
-                return Err(e)
-            }
-            Err(e) => e,
-        };
-        let e = if e.kind() == io::ErrorKind::UnexpectedEof {
-            io::Error::new(
-                e.kind(),
-                format!("{} data cut short: the file is truncated", self.container),
-            )
-        } else {
-            io::Error::new(e.kind(), format!("invalid {} data: {e}", self.container))
-        };
-        *self.fault.error.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some(streams::reading(&self.name)(e));
-        // Set before the reader is answered that the text ends.
-        self.fault.cut.set();
-        self.ended = true;
-        Ok(0)
+        self.fault.take().map(streams::reading(&self.name))
     }
 }
 
@@ -193,7 +45,7 @@ impl Read for Decoded {
 /// format's, and which.
 pub fn compressed_file(path: &Path) -> io::Result<Option<Container>> {
     let file = std::fs::File::open(path)?;
-    let (start, _) = peek(Box::new(file))?;
+    let (start, _) = decode::peek(file)?;
     Ok(Container::sniff(&start))
 }
 
@@ -282,16 +134,9 @@ impl Utf16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
+    use std::io::{Cursor, Write};
 
     const TEXT: &[u8] = b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n";
-
-    fn read_all(bytes: Vec<u8>) -> (Vec<u8>, Option<Container>) {
-        let (mut r, c, _) = decompressed("f", Box::new(Cursor::new(bytes))).unwrap();
-        let mut out = Vec::new();
-        r.read_to_end(&mut out).unwrap();
-        (out, c)
-    }
 
     fn gzip(bytes: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -300,70 +145,18 @@ mod tests {
     }
 
     #[test]
-    fn each_format_is_found_by_its_magic_bytes_and_read() {
-        let gz = gzip(TEXT);
-        let zst = zstd::stream::encode_all(TEXT, 3).unwrap();
-        let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 6);
-        xz.write_all(TEXT).unwrap();
-        let xz = xz.finish().unwrap();
-        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-        bz.write_all(TEXT).unwrap();
-        let bz = bz.finish().unwrap();
-        for (bytes, c) in [
-            (gz, Container::Gzip),
-            (zst, Container::Zstd),
-            (xz, Container::Xz),
-            (bz, Container::Bzip2),
-        ] {
-            assert_eq!(read_all(bytes), (TEXT.to_vec(), Some(c)), "{c}");
-        }
-        assert_eq!(read_all(TEXT.to_vec()), (TEXT.to_vec(), None));
-    }
-
-    #[test]
-    fn streams_one_after_the_other_are_read_whole() {
-        let mut two = gzip(TEXT);
-        two.extend(gzip(TEXT));
-        assert_eq!(read_all(two).0, [TEXT, TEXT].concat());
-    }
-
-    #[test]
-    fn text_that_starts_like_a_magic_number_is_text() {
-        assert_eq!(Container::sniff(b"BZh9 is no game"), None);
-        assert_eq!(Container::sniff(b"[Variant"), None);
-        assert_eq!(Container::sniff(b"\x1F"), None);
-    }
-
-    #[test]
-    fn truncated_or_corrupt_data_ends_the_text_and_the_error_says_so() {
-        let text = TEXT.repeat(100);
-        let gz = gzip(&text);
+    fn a_decoder_error_names_its_input_as_an_input_error() {
+        let gz = gzip(&TEXT.repeat(100));
         let cut = Cursor::new(gz[..gz.len() / 2].to_vec());
         let (mut r, _, fault) = decompressed("f", Box::new(cut)).unwrap();
-        let mut decoded = Vec::new();
-        r.read_to_end(&mut decoded).unwrap();
+        r.read_to_end(&mut Vec::new()).unwrap();
         assert!(fault.cut.is_set());
-        assert!(!decoded.is_empty() && text.starts_with(&decoded));
         let e = fault.take().unwrap();
         assert_eq!(
             e.to_string(),
             "f: gzip data cut short: the file is truncated"
         );
         assert!(streams::is_input_error(&e));
-        let mut bad = gzip(TEXT);
-        bad[12] ^= 0xFF;
-        bad[13] ^= 0xFF;
-        let (mut r, _, fault) = decompressed("f", Box::new(Cursor::new(bad))).unwrap();
-        r.read_to_end(&mut Vec::new()).unwrap();
-        let e = fault.take().unwrap();
-        assert!(e.to_string().starts_with("f: invalid gzip data"), "{e}");
-    }
-
-    #[test]
-    fn whole_data_leaves_no_fault() {
-        let (mut r, _, fault) = decompressed("f", Box::new(Cursor::new(gzip(TEXT)))).unwrap();
-        r.read_to_end(&mut Vec::new()).unwrap();
-        assert!(!fault.cut.is_set() && fault.take().is_none());
     }
 
     #[test]

@@ -403,8 +403,14 @@ fn write_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
     out.extend_from_slice(b"\"]\n");
 }
 
-/// Undoes the PGN escapes `\"` and `\\` of a tag value.
-pub(crate) fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+/// Undoes the PGN escapes `\"` and `\\` of a tag value, as ndjson's
+/// `tags` and [`Visitor::tag`](crate::Visitor::tag)'s users want it.
+///
+/// ```
+/// let v = ctlpgn_filter::unescape_pgn(br#"Escaped \"quotes\" and \\"#);
+/// assert_eq!(&*v, br#"Escaped "quotes" and \"#);
+/// ```
+pub fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if !v.contains(&b'\\') {
         return v.into();
     }
