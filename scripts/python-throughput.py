@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Wall-time throughput of the Python package beside the command line and
+python-chess, taken in alternation (medians), as issue 46 asks:
+
+  ctlpgn.read_games over the author's seven real games repeated (about
+  6 MB), the command line (`-q --jobs 1`) over the same file, and
+  python-chess's `chess.pgn.read_game` over a standard PGN file of the same
+  size, made of random legal games (seed 1).
+
+    pip install ./python chess
+    python3 scripts/python-throughput.py [target/release/ctlpgn-filter]
+
+Wall time drifts on a shared machine: read the ratios, run by run.
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+import chess
+import chess.pgn
+import ctlpgn
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RUNS = 7
+
+
+def real_games_repeated(path, times=700):
+    games = sorted(
+        os.path.join(ROOT, "corpus", f)
+        for f in os.listdir(os.path.join(ROOT, "corpus"))
+        if f.startswith("real-") and f.endswith(".ctl-pgn")
+    )
+    with open(path, "wb") as out:
+        for _ in range(times):
+            for g in games:
+                data = open(g, "rb").read()
+                out.write(data if data.endswith(b"\n") else data + b"\n")
+                out.write(b"\n")
+
+
+def standard_pgn(path, size):
+    rng = random.Random(1)
+    with open(path, "w") as out:
+        n = 0
+        while out.tell() < size:
+            board, game = chess.Board(), chess.pgn.Game()
+            game.headers.update(Event="Random", White=f"W{n}", Black=f"B{n}")
+            node = game
+            for _ in range(rng.randint(20, 120)):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                move = rng.choice(moves)
+                node = node.add_variation(move)
+                board.push(move)
+            game.headers["Result"] = board.result(claim_draw=True)
+            print(game, file=out, end="\n\n")
+            n += 1
+
+
+def timed(run):
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def main():
+    cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/ctlpgn-filter")
+    with tempfile.TemporaryDirectory() as tmp:
+        real, std = os.path.join(tmp, "real.ctl-pgn"), os.path.join(tmp, "standard.pgn")
+        real_games_repeated(real)
+        standard_pgn(std, os.path.getsize(real))
+
+        def python_chess():
+            with open(std) as f:
+                while chess.pgn.read_game(f) is not None:
+                    pass
+
+        readers = {
+            "ctlpgn.read_games": (real, lambda: sum(1 for _ in ctlpgn.read_games(real))),
+            "ctlpgn-filter -q --jobs 1": (
+                real,
+                lambda: subprocess.run([cli, "-q", "--jobs", "1", real], stdout=subprocess.DEVNULL),
+            ),
+            "python-chess read_game": (std, python_chess),
+        }
+        times = {name: [] for name in readers}
+        for k in range(RUNS):
+            for name, (_, run) in readers.items():
+                # python-chess takes about a minute a run: three are enough.
+                if name.startswith("python-chess") and k >= 3:
+                    continue
+                times[name].append(timed(run))
+        for name, (path, _) in readers.items():
+            t = sorted(times[name])
+            mb = os.path.getsize(path) / 1e6
+            print(f"{name:28s} {mb:4.1f} MB  median {t[len(t) // 2]:7.3f} s  {mb / t[len(t) // 2]:7.1f} MB/s")
+
+
+if __name__ == "__main__":
+    main()
