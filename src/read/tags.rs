@@ -48,10 +48,7 @@ impl Reading<'_> {
             }
         };
         let nfc;
-        let value = if raw.is_ascii()
-            || unicode_normalization::is_nfc_quick(raw.chars())
-                == unicode_normalization::IsNormalized::Yes
-        {
+        let value = if is_nfc(raw) {
             raw
         } else {
             nfc = raw.nfc().collect::<String>();
@@ -190,6 +187,17 @@ impl Reading<'_> {
     }
 }
 
+/// Is a tag value in NFC, as the writer writes it? Below U+0300 every
+/// character is (the first that may combine is U+0300, whose UTF-8 starts
+/// 0xCC), so names in Latin scripts cost a byte test, not a table lookup
+/// a character.
+#[inline]
+fn is_nfc(value: &str) -> bool {
+    value.bytes().all(|b| b < 0xCC)
+        || unicode_normalization::is_nfc_quick(value.chars())
+            == unicode_normalization::IsNormalized::Yes
+}
+
 /// A tag's name as text: ASCII letters, digits and `_`, as the tag's
 /// regular expression and [`plain_tag_line`] take them.
 #[inline]
@@ -256,10 +264,13 @@ pub(super) fn plain_tag_line(
         .find(Classes::NON_ASCII, at(value), at(close))
         .is_some()
     {
-        let s = std::str::from_utf8(v).ok().filter(|_| utf8)?;
-        if unicode_normalization::is_nfc_quick(s.chars())
-            != unicode_normalization::IsNormalized::Yes
-        {
+        // A value not known UTF-8 is read, and checked, as a token.
+        if !utf8 {
+            return None;
+        }
+        // SAFETY: the region was checked UTF-8 as a whole, and the value
+        // lies between ASCII quotes.
+        if !is_nfc(unsafe { std::str::from_utf8_unchecked(v) }) {
             return None;
         }
     }
