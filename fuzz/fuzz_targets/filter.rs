@@ -38,7 +38,7 @@
 #![no_main]
 
 use ctlpgn_filter::{
-    cut_at_games, run_parallel, run_parallel_into, Context, CutShort, Diagnostic, FilterBuilder,
+    cut_at_games, decode, run_parallel, run_parallel_into, Context, Diagnostic, FilterBuilder,
     Flow, Format, HalfMove, Origin, Pass, Pdtl, Report, Sinks, TagPattern, Variation, Verify,
 };
 use libfuzzer_sys::fuzz_target;
@@ -388,28 +388,6 @@ fn decoder(which: u8, bytes: &[u8]) -> Box<dyn Read + Send + '_> {
     }
 }
 
-/// A decoder's text as the command line reads it: an error of the data
-/// ends the text there, and says it ended early.
-struct CutWhereItFails<R> {
-    inner: R,
-    cut: CutShort,
-}
-
-impl<R: Read> Read for CutWhereItFails<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if self.cut.is_set() {
-            return Ok(0);
-        }
-        match self.inner.read(buf) {
-            Err(e) if e.kind() != std::io::ErrorKind::Interrupted => {
-                self.cut.set();
-                Ok(0)
-            }
-            other => other,
-        }
-    }
-}
-
 /// `data` compressed, cut at a place its first bytes pick, and read by
 /// the filter as the command line reads a file cut short.
 fn check_cut_short(data: &[u8]) {
@@ -419,20 +397,19 @@ fn check_cut_short(data: &[u8]) {
     let whole = compressed(which, data);
     let cut_at = whole.len() * usize::from(at) / 256;
     let bytes = &whole[..cut_at];
-    // The text decoded before the cut: what the filter must read.
+    // The text decoded before the cut, by the format's own decoder: what
+    // the filter must read.
     let mut text = Vec::new();
     let _ = decoder(which, bytes).read_to_end(&mut text);
     // The run on `jobs` threads (one: no chunks) in chunks of `chunk`.
     let reading = |builder: &(dyn Fn() -> FilterBuilder + Sync), jobs: usize, chunk: usize| {
-        let cut = CutShort::new();
+        // The input as the command line reads it: found compressed by its
+        // magic bytes, its text ending where the decoder fails.
+        let (input, _, fault) = decode::decompressed(bytes).expect("in memory");
         let make = || {
             let mut f = builder().build();
-            f.set_cut_short(Some(cut.clone()));
+            f.set_cut_short(Some(fault.cut.clone()));
             f
-        };
-        let input = CutWhereItFails {
-            inner: decoder(which, bytes),
-            cut: cut.clone(),
         };
         let (mut out, mut rejects, mut diagnostics) = (Vec::new(), Vec::new(), Vec::new());
         let mut on_diagnostic = |d: &Diagnostic| diagnostics.push(d.clone());
