@@ -118,7 +118,7 @@ pub fn cut_at_games_marked(
         reject: !late,
     };
     let mut filter = filter.pass(Box::new(mark)).build();
-    filter.gate.cut = late;
+    filter.stages.gate.cut = late;
     let mut pieces = Pieces {
         out,
         began,
@@ -133,7 +133,7 @@ pub fn cut_at_games_marked(
     let report = filter.run_with_rejects(input, &mut io::sink(), Some(&mut pieces), &mut |_| {})?;
     let mut cuts = pieces.cuts;
     cuts.left_out = report.left_out;
-    cuts.kept = filter.gate.kept;
+    cuts.kept = filter.stages.gate.kept;
     cuts.pieces += u64::from(cuts.bytes > 0);
     Ok(cuts)
 }

@@ -1,15 +1,15 @@
 //! The filter: which passes run, and a run over one input.
 
 use crate::diag::Diagnostic;
-use crate::grammar::model::Outcome;
-use crate::ledger::{Gate, Ledger, Verdict};
+use crate::ledger::{Gate, Ledger};
 use crate::passes::{
     AsciiSeparators, Chain, Context, DedupKey, DropComments, DropRatings, DropVariations,
     FanToLetters, Pass, Reaches, Select, SelectPlies, SelectTags, Slot, TagPattern, UndoRedefine,
 };
 use crate::pdtl::Pdtl;
-use crate::read::{IndexImpl, Reader, Resume, Until};
+use crate::read::{IndexImpl, Reader, Resume, Settings, Until};
 use crate::report::{CutShort, Origin, Report};
+use crate::stages::Stages;
 use crate::verify::Verify;
 use crate::write::{Format, Writer, HELD_BYTES};
 use std::io::{self, Read, Write};
@@ -486,23 +486,27 @@ impl FilterBuilder {
             ..Chain::default()
         };
         Filter {
-            chain,
-            spans: self.spans,
-            index_impl: self.index,
-            fail_fast: self.fail_fast,
-            fix_result: self.fix_result,
-            max_line_bytes: self.max_line_bytes,
-            max_depth: self.max_depth,
-            cx: Context::new(self.strict, self.silence_warnings),
-            writer: Writer::new(
-                self.format,
-                self.split_variations,
-                hook,
-                self.held_bytes,
-                self.typographic,
-            ),
-            gate: self.gate,
-            cut_short: None,
+            stages: Stages {
+                chain,
+                cx: Context::new(self.strict, self.silence_warnings),
+                writer: Writer::new(
+                    self.format,
+                    self.split_variations,
+                    hook,
+                    self.held_bytes,
+                    self.typographic,
+                ),
+                gate: self.gate,
+                cut_short: None,
+            },
+            reading: Settings {
+                spans: self.spans,
+                index: self.index,
+                fail_fast: self.fail_fast,
+                fix_result: self.fix_result,
+                max_line_bytes: self.max_line_bytes,
+                max_depth: self.max_depth,
+            },
         }
     }
 }
@@ -519,20 +523,8 @@ impl FilterBuilder {
 /// assert_eq!(out, b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n");
 /// ```
 pub struct Filter {
-    pub(crate) chain: Chain,
-    pub(crate) spans: bool,
-    pub(crate) index_impl: IndexImpl,
-    pub(crate) fail_fast: bool,
-    pub(crate) fix_result: bool,
-    /// The longest line read: a longer one rejects its game unread.
-    pub(crate) max_line_bytes: u64,
-    /// Variations nested deeper reject their game.
-    pub(crate) max_depth: u32,
-    pub(crate) cx: Context,
-    pub(crate) writer: Writer,
-    pub(crate) gate: Gate,
-    /// Whether the input being read ends early.
-    pub(crate) cut_short: Option<CutShort>,
+    pub(crate) stages: Stages,
+    pub(crate) reading: Settings,
 }
 
 impl Default for Filter {
@@ -545,24 +537,24 @@ impl Filter {
     /// Names the input in ndjson output (`"file"`); diagnostics are named
     /// by whoever prints them.
     pub fn set_file_name(&mut self, name: &str) {
-        self.writer.file.clear();
-        self.writer.file.push_str(name);
+        self.stages.writer.file.clear();
+        self.stages.writer.file.push_str(name);
     }
 
     /// Watches `cut` for an input that ends early (see [`CutShort`]); `None`
     /// for one read to its true end.
     pub fn set_cut_short(&mut self, cut: Option<CutShort>) {
-        self.cut_short = cut;
+        self.stages.cut_short = cut;
     }
 
     /// The names of the passes in the chain, in order.
     pub fn pass_names(&self) -> Vec<&'static str> {
-        self.chain.names()
+        self.stages.chain.names()
     }
 
     /// What this filter's `dedup` and `stop_after` count on.
     pub fn ledger(&self) -> &Ledger {
-        &self.gate.ledger
+        &self.stages.gate.ledger
     }
 
     /// Filters `input` into `out`, handing each diagnostic to `on_diagnostic`
@@ -641,7 +633,7 @@ impl Filter {
         input: impl Read,
         sinks: Sinks<'a>,
     ) -> io::Result<Report> {
-        if self.gate.closed() {
+        if self.stages.gate.closed() {
             return Ok(Report::default());
         }
         let start = Resume::from(origin);
@@ -651,8 +643,7 @@ impl Filter {
             duplicates,
             on_diagnostic,
         } = sinks;
-        let reader = Reader::new(
-            self,
+        let reader = self.reader(
             start,
             Until::End,
             input,
@@ -665,52 +656,30 @@ impl Filter {
         Ok(report)
     }
 
-    /// The verdict on the game that ends, its passes run, at the reader's
-    /// one question: is it left out (by a pass, or as a duplicate), does it
-    /// go aside as read, is it the last `--stop-after` lets through?
-    /// `result` is the result line written, `at` where its first byte is,
-    /// `before` the counts of the games before it, `removable` whether the
-    /// games beside it read the same without it.
-    pub(crate) fn verdict(
-        &mut self,
-        result: Outcome,
-        at: (u64, u64),
-        before: &Report,
-        removable: bool,
-    ) -> Verdict {
-        let Filter {
-            chain,
-            cx,
-            gate,
-            writer,
-            ..
-        } = self;
-        if chain.select.is_none() && chain.verify.is_none() && !gate.orders() && !gate.cut {
-            return Verdict {
-                left_out: cx.left_out().filter(|_| !cx.has_error()),
-                ..Verdict::default()
-            };
-        }
-        let writable = !cx.has_error() && cx.left_out().is_none();
-        let key = match &chain.select {
-            Some(s) if writable => s
-                .pass
-                .dedup
-                .as_ref()
-                .map(|d| d.key(gate.result_counts(result))),
-            _ => None,
-        };
-        let v = gate.verdict(cx, key, at, &writer.file, before, removable);
-        if let Some(verify) = &mut chain.verify {
-            let left_out = v.left_out.is_some();
-            verify.pass.game_verdict(cx, left_out);
-            if !left_out && !cx.has_error() {
-                // After the main line's end, the ends of the variation
-                // games, which only a game written has.
-                writer.variation_ends(cx);
-            }
-        }
-        v
+    /// A reader of `src` from `resume` (see [`Reader::new`]) that hands
+    /// its games to this filter's passes and writer.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn reader<'f, R: Read>(
+        &'f mut self,
+        resume: Resume,
+        until: Until<'f>,
+        src: R,
+        out: &'f mut dyn Write,
+        rejects: Option<&'f mut dyn Write>,
+        aside: Option<&'f mut dyn Write>,
+        on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+    ) -> Reader<'f, R> {
+        Reader::new(
+            &mut self.stages,
+            self.reading,
+            resume,
+            until,
+            src,
+            out,
+            rejects,
+            aside,
+            on_diagnostic,
+        )
     }
 
     /// Filters a whole byte slice; returns the output, the diagnostics and

@@ -40,6 +40,8 @@ pub mod passes;
 mod pdtl;
 mod read;
 mod report;
+mod spill;
+mod stages;
 mod verify;
 mod visitor;
 mod write;

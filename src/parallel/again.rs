@@ -3,7 +3,7 @@
 
 use super::chunk::Chunk;
 use super::merger::Merger;
-use crate::read::{Reader, Resume, Stop, Until};
+use crate::read::{Resume, Stop, Until};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
@@ -29,7 +29,7 @@ impl<R: Read> Merger<'_, R> {
             whole: true,
         };
         let mut filter = (self.make)();
-        filter.gate.ledger = self.sinks.decider.gate.ledger.clone();
+        filter.stages.gate.ledger = self.sinks.decider.stages.gate.ledger.clone();
         let store = &mut self.store;
         let mut fetch = |index: usize| -> io::Result<Option<Arc<Chunk>>> {
             let Some(fetched) = store.fetch(index)? else {
@@ -45,8 +45,7 @@ impl<R: Read> Merger<'_, R> {
             fetch: &mut fetch,
         };
         let s = &mut self.sinks.sinks;
-        let reader = Reader::new(
-            &mut filter,
+        let reader = filter.reader(
             resume,
             until,
             src,

@@ -153,8 +153,9 @@ impl Ordered<'_> {
                     }
                     let mut verdict = Verdict::default();
                     if game.candidate {
-                        let file = &self.decider.writer.file;
+                        let file = &self.decider.stages.writer.file;
                         self.decider
+                            .stages
                             .gate
                             .admit(&mut verdict, game.key, game.at, file);
                     }
@@ -178,7 +179,7 @@ impl Ordered<'_> {
     /// written.
     fn write(&mut self, output: &Output, mut told: Told) -> io::Result<bool> {
         let s = &mut self.sinks;
-        if !self.decider.gate.orders() {
+        if !self.decider.stages.gate.orders() {
             s.out.write_all(&output.out)?;
             if let Some(r) = s.rejects.as_mut() {
                 r.write_all(&output.rejects)?;
@@ -266,7 +267,7 @@ impl<R: Read> Merger<'_, R> {
             store.dispatch()?;
         }
         store.dispatch()?;
-        let mut told = Told::new(self.sinks.decider.gate.orders());
+        let mut told = Told::new(self.sinks.decider.stages.gate.orders());
         loop {
             let Ok((items, done)) = store.mailbox.collect(index) else {
                 // Its panic is raised once the others are told to end.

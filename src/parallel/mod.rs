@@ -119,7 +119,7 @@ pub fn run_parallel_into<'a>(
 ) -> io::Result<Report> {
     let jobs = jobs.clamp(1, MAX_JOBS);
     let decider = make();
-    if decider.gate.closed() {
+    if decider.stages.gate.closed() {
         return Ok(Report::default());
     }
     let keep = Keep {

@@ -6,7 +6,7 @@ use super::mailbox::{Done, Item, Mailbox, Output, Post};
 use crate::diag::Diagnostic;
 use crate::filter::Filter;
 use crate::ledger::{Deferral, Lengths};
-use crate::read::{Reader, Resume, Stop, Until};
+use crate::read::{Resume, Stop, Until};
 use std::io::{self, Read, Write};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::AtomicU64;
@@ -94,26 +94,17 @@ fn read_into(
     post: &Post,
 ) -> io::Result<Stop> {
     let mut on_diagnostic = |d: &Diagnostic| post(Item::Diagnostic(d.clone()));
-    if !filter.gate.orders() {
+    if !filter.stages.gate.orders() {
         let Output { out, rejects, .. } = output;
         let rejects = keep.rejects.then_some(rejects as &mut dyn Write);
-        let reader = Reader::new(
-            filter,
-            start,
-            until,
-            src,
-            out,
-            rejects,
-            None,
-            &mut on_diagnostic,
-        );
+        let reader = filter.reader(start, until, src, out, rejects, None, &mut on_diagnostic);
         let (counts, stop) = reader.run()?;
         output.report.add(&counts);
         return Ok(stop);
     }
     let lengths = Arc::new(Lengths::default());
     let games = Arc::clone(post);
-    filter.gate.defer = Some(Deferral {
+    filter.stages.gate.defer = Some(Deferral {
         lengths: Arc::clone(&lengths),
         post: Box::new(move |game| games(Item::Game(game))),
     });
@@ -135,8 +126,7 @@ fn read_into(
         sink: aside,
         len: &lengths.aside,
     };
-    let reader = Reader::new(
-        filter,
+    let reader = filter.reader(
         start,
         until,
         src,
@@ -146,7 +136,7 @@ fn read_into(
         &mut on_diagnostic,
     );
     let run = reader.run();
-    filter.gate.defer = None;
+    filter.stages.gate.defer = None;
     let (counts, stop) = run?;
     report.add(&counts);
     Ok(stop)

@@ -730,7 +730,8 @@ mod tests {
     fn key_read(game: &str, spans: bool) -> u128 {
         let mut f = FilterBuilder::new().dedup(true).spans(spans).build();
         f.filter_bytes(game.as_bytes());
-        f.chain
+        f.stages
+            .chain
             .select
             .as_ref()
             .unwrap()

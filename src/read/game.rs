@@ -2,13 +2,13 @@
 //! shows, and where each goes once read: written, or rejected with its
 //! bytes exactly as read.
 
-use super::input::Spill;
 use super::scan::Mode;
 use super::{Held, Reading, Resume, Stop, Until};
 use crate::diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 use crate::grammar::game_start::{is_blank, Opens, Standing};
 use crate::grammar::model::Outcome;
 use crate::report::{CutShort, Report};
+use crate::spill::Spill;
 use std::io::{self, Write};
 
 /// Where the games go: the output, the rejects, the diagnostics, and the
@@ -414,7 +414,7 @@ impl Reading<'_> {
                     written.as_str(),
                     result.as_str()
                 );
-                if self.f.fix_result {
+                if self.set.fix_result {
                     self.f.writer.fix_result_tag(result);
                     let fix = format!("written {}", result.as_str());
                     self.warn_fixed_at(h, at, problem, fix);
@@ -497,7 +497,7 @@ impl Reading<'_> {
         // (Not open, it says whether the next game is joined: not known.)
         self.game.joined = false;
         self.game.raw.clear();
-        if (rejected || variations_failed > 0) && self.f.fail_fast || verdict.stop {
+        if (rejected || variations_failed > 0) && self.set.fail_fast || verdict.stop {
             self.io.stop = Some(Stop::FailFast);
         }
         Ok(())

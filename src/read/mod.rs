@@ -24,7 +24,7 @@
 
 mod game;
 mod index;
-pub(crate) mod input;
+mod input;
 mod moves;
 mod movetext;
 mod places;
@@ -34,10 +34,10 @@ mod tags;
 mod tokens;
 
 use crate::diag::Diagnostic;
-use crate::filter::Filter;
 use crate::grammar::half_move::Window;
 use crate::passes::Interest;
 use crate::report::{Origin, Report};
+use crate::stages::Stages;
 use game::{Game, Sinks};
 pub(crate) use index::Impl as IndexImpl;
 use index::Index;
@@ -48,6 +48,24 @@ use places::Places;
 use scan::Scan;
 use std::io::{self, Read, Write};
 use tokens::{Asides, Moves};
+
+/// What the reader is told once, for every input: how it reads, how far
+/// it lets a line and a nesting go, what it does at a game's end.
+#[derive(Clone, Copy)]
+pub(crate) struct Settings {
+    /// Copy moves already canonical as they stand (`FilterBuilder::spans`).
+    pub spans: bool,
+    pub index: IndexImpl,
+    /// Stop at the first rejected game.
+    pub fail_fast: bool,
+    /// Write a Result tag that disagrees with the game's result line as
+    /// the result line says.
+    pub fix_result: bool,
+    /// The longest line read: a longer one rejects its game unread.
+    pub max_line_bytes: u64,
+    /// Variations nested deeper reject their game.
+    pub max_depth: u32,
+}
 
 /// How far a run reads.
 #[derive(Clone, Copy)]
@@ -176,7 +194,9 @@ pub(crate) struct Reader<'f, R> {
 
 /// Everything the reader knows but the input and its index.
 struct Reading<'f> {
-    f: &'f mut Filter,
+    /// What each game is handed to.
+    f: &'f mut Stages,
+    set: Settings,
     io: Sinks<'f>,
     /// The stream offset up to which the input is read.
     at: u64,
@@ -194,7 +214,8 @@ impl<'f, R: Read> Reader<'f, R> {
     /// by the verdict (duplicates) to `aside`, as read.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        f: &'f mut Filter,
+        f: &'f mut Stages,
+        set: Settings,
         resume: Resume,
         until: Until<'f>,
         src: R,
@@ -207,11 +228,11 @@ impl<'f, R: Read> Reader<'f, R> {
         let skip_variations = f.chain.drops(Interest::VARIATIONS);
         // Split variation games report at places long read: keep the game.
         let keep_raw = rejects.is_some() || aside.is_some() || f.writer.splits();
-        let index = Index::new(f.index_impl);
+        let index = Index::new(set.index);
         let mut game = Game::new(keep_raw);
         game.joined = resume.joined;
         Reader {
-            input: Input::new(src, resume.line_start, f.max_line_bytes),
+            input: Input::new(src, resume.line_start, set.max_line_bytes),
             index,
             st: Reading {
                 io: Sinks::new(out, rejects, aside, on_diagnostic, until),
@@ -223,6 +244,7 @@ impl<'f, R: Read> Reader<'f, R> {
                 moves: Moves::default(),
                 asides: Asides::default(),
                 f,
+                set,
             },
         }
     }
@@ -282,7 +304,7 @@ impl<'f, R: Read> Reader<'f, R> {
         let at = self.st.at;
         self.index.build(&[], at);
         let h = Held::new(self.input.held(), &self.index);
-        let limit = self.st.f.max_line_bytes;
+        let limit = self.st.set.max_line_bytes;
         if !self.st.line_too_long(h, at, limit)? {
             return Ok(());
         }

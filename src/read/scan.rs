@@ -5,11 +5,11 @@
 //! reading starts again if the comment is never closed.
 
 use super::index::Classes;
-use super::input::Spill;
 use super::{Held, Reading, Stop};
 use crate::grammar::game_start::Opens;
 use crate::grammar::token;
 use crate::passes::{Flow, Interest, Variation};
+use crate::spill::Spill;
 use std::io;
 
 /// Who reads the next bytes.
@@ -319,7 +319,7 @@ impl Reading<'_> {
             self.game.marks.variation = self.places.pos(at);
         }
         self.game.depth += 1;
-        if self.game.depth > self.f.max_depth {
+        if self.game.depth > self.set.max_depth {
             self.too_deep(h, at);
             return Ok(());
         }
@@ -373,7 +373,7 @@ impl Reading<'_> {
                 b'(' => {
                     self.game.depth += 1;
                     self.game.counts.variations_dropped += 1;
-                    if self.game.depth > self.f.max_depth {
+                    if self.game.depth > self.set.max_depth {
                         self.too_deep(h, k);
                     }
                 }
@@ -411,7 +411,7 @@ impl Reading<'_> {
         if !self.f.cx.has_error() {
             let message = format!(
                 "variations nested {} deep: at most {} (--max-depth N raises the limit)",
-                self.game.depth, self.f.max_depth
+                self.game.depth, self.set.max_depth
             );
             // The whole game's, even under --split-variations: what is past
             // the limit is not read, so no variation game could be made whole.

@@ -111,7 +111,7 @@ impl Reading<'_> {
         let text = h.slice(from, end);
         let mut i = 0;
         loop {
-            if self.f.spans {
+            if self.set.spans {
                 if self.in_main_line() {
                     i = self.spans(h, text, from, i);
                 } else if self.in_plain_tags() && from + i as u64 == self.places.line_start {

@@ -4,7 +4,7 @@
 //! is held in bounded memory. A game that never comes near the bound
 //! never touches the spill.
 
-use crate::read::input::Spill;
+use crate::spill::Spill;
 use std::io::{self, Write};
 
 /// Bytes of a game's output, at stream-like offsets from 0: those before

@@ -1,0 +1,69 @@
+//! What the reader hands each game to: the pass chain, the context the
+//! passes report to, the writer, and the gate that gives each game its
+//! verdict. The filter holds one, the reader drives it; neither the
+//! reader nor this knows the filter.
+
+use crate::grammar::model::Outcome;
+use crate::ledger::{Gate, Verdict};
+use crate::passes::{Chain, Context};
+use crate::report::{CutShort, Report};
+use crate::write::Writer;
+
+pub(crate) struct Stages {
+    pub chain: Chain,
+    pub cx: Context,
+    pub writer: Writer,
+    pub gate: Gate,
+    /// Whether the input being read ends early.
+    pub cut_short: Option<CutShort>,
+}
+
+impl Stages {
+    /// The verdict on the game that ends, its passes run, at the reader's
+    /// one question: is it left out (by a pass, or as a duplicate), does it
+    /// go aside as read, is it the last `--stop-after` lets through?
+    /// `result` is the result line written, `at` where its first byte is,
+    /// `before` the counts of the games before it, `removable` whether the
+    /// games beside it read the same without it.
+    pub(crate) fn verdict(
+        &mut self,
+        result: Outcome,
+        at: (u64, u64),
+        before: &Report,
+        removable: bool,
+    ) -> Verdict {
+        let Stages {
+            chain,
+            cx,
+            gate,
+            writer,
+            ..
+        } = self;
+        if chain.select.is_none() && chain.verify.is_none() && !gate.orders() && !gate.cut {
+            return Verdict {
+                left_out: cx.left_out().filter(|_| !cx.has_error()),
+                ..Verdict::default()
+            };
+        }
+        let writable = !cx.has_error() && cx.left_out().is_none();
+        let key = match &chain.select {
+            Some(s) if writable => s
+                .pass
+                .dedup
+                .as_ref()
+                .map(|d| d.key(gate.result_counts(result))),
+            _ => None,
+        };
+        let v = gate.verdict(cx, key, at, &writer.file, before, removable);
+        if let Some(verify) = &mut chain.verify {
+            let left_out = v.left_out.is_some();
+            verify.pass.game_verdict(cx, left_out);
+            if !left_out && !cx.has_error() {
+                // After the main line's end, the ends of the variation
+                // games, which only a game written has.
+                writer.variation_ends(cx);
+            }
+        }
+        v
+    }
+}
