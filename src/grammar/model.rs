@@ -170,6 +170,24 @@ impl Sep {
             Sep::At | Sep::AtAt => self,
         }
     }
+
+    /// The separator at `b[i..]`, if one is there: which, its byte length,
+    /// and whether it is a Unicode one (`×` or a dash not ASCII).
+    #[inline(always)]
+    pub(crate) fn at(b: &[u8], i: usize) -> Option<(Sep, usize, bool)> {
+        let at = |k: usize| b.get(i + k).copied().unwrap_or(0);
+        Some(match (at(0), at(1)) {
+            (b'-', _) => (Sep::Move(Dash::ASCII), 1, false),
+            (b'*', _) => (Sep::Capture { times: false }, 1, false),
+            (b'@', b'@') => (Sep::AtAt, 2, false),
+            (b'@', _) => (Sep::At, 1, false),
+            (c0, c1) if TIMES.as_bytes() == [c0, c1] => (Sep::Capture { times: true }, 2, true),
+            _ => {
+                let (d, n) = Dash::at(b, i)?;
+                (Sep::Move(d), n, true)
+            }
+        })
+    }
 }
 
 /// Dashes accepted for a move; the ASCII pass turns them all into `-`.
@@ -196,13 +214,18 @@ impl Dash {
     }
 
     /// The dash at `b[i..]`, if one is there: which, and its byte length.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn at(b: &[u8], i: usize) -> Option<(Dash, usize)> {
         match b.get(i)? {
             b'-' => Some((Dash::ASCII, 1)),
+            // The Unicode dashes are all U+2xxx, three bytes from 0xE2.
             0xE2 => {
-                let c = char_at(b, i)?;
-                Dash::from_char(c).map(|d| (d, c.len_utf8()))
+                let (b1, b2) = (*b.get(i + 1)?, *b.get(i + 2)?);
+                if b1 & 0xC0 != 0x80 || b2 & 0xC0 != 0x80 {
+                    return None;
+                }
+                let c = 0x2000 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F);
+                Dash::from_char(char::from_u32(c)?).map(|d| (d, 3))
             }
             _ => None,
         }

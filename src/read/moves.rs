@@ -7,7 +7,7 @@ use super::scan::invalid_utf8;
 use super::tokens::*;
 use super::{Held, Reading};
 use crate::grammar::half_move::{self, Traits};
-use crate::grammar::model::{Check, Dash, HalfMove, Outcome, Rating, Side, Text};
+use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Sep, Side, Text};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{number_value, Token};
 use crate::passes::Flow;
@@ -151,9 +151,9 @@ impl Reading<'_> {
         let next = s.at + s.text.len() as u64;
         let mut i = blanks_len(rest);
         // A dash or `×`; not `*`, which alone is a result.
-        let separator_at = |b: &[u8], i: usize| match Dash::at(b, i) {
-            Some((_, n)) => Some(n),
-            None => b[i..].starts_with("×".as_bytes()).then_some(2),
+        let separator_at = |b: &[u8], i: usize| match Sep::at(b, i)? {
+            (Sep::Move(_) | Sep::Capture { times: true }, n, _) => Some(n),
+            _ => None,
         };
         let t = s.text;
         let ends_in_separator =

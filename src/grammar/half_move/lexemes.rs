@@ -5,7 +5,7 @@ use super::fault::{fail, FaultKind, Parse};
 use super::parsed::Traits;
 use crate::grammar::alphabet::{is_piece_letter, is_standard_letter, piece_meant};
 use crate::grammar::hex::Hex;
-use crate::grammar::model::{decode_figurine, Check, Dash, Glyph, Sep};
+use crate::grammar::model::{decode_figurine, Check, Glyph, Sep};
 
 pub(super) struct Cursor<'a> {
     pub(super) b: &'a [u8],
@@ -176,19 +176,23 @@ impl Cursor<'_> {
         Ok(Some(c))
     }
 
-    /// `×` or a Unicode dash at the cursor, or the fault.
+    /// The separator at the cursor ([`Sep::at`]).
+    #[inline(always)]
+    pub(super) fn separator(&mut self) -> Parse<Sep> {
+        let Some((sep, n, unicode)) = Sep::at(self.b, self.i) else {
+            return self.no_separator();
+        };
+        if unicode {
+            self.traits |= Traits::UNICODE_SEPARATOR;
+        }
+        self.i += n;
+        Ok(sep)
+    }
+
     #[cold]
-    pub(super) fn unicode_separator(&mut self) -> Parse<(Sep, usize)> {
-        if self.b[self.i..].starts_with("×".as_bytes()) {
-            self.traits |= Traits::UNICODE_SEPARATOR;
-            return Ok((Sep::Capture { times: true }, 2));
-        }
-        if let Some((d, n)) = Dash::at(self.b, self.i) {
-            self.traits |= Traits::UNICODE_SEPARATOR;
-            return Ok((Sep::Move(d), n));
-        }
-        let kind = match self.b.get(self.i) {
-            Some(b'x') => FaultKind::LetterX,
+    fn no_separator(&self) -> Parse<Sep> {
+        let kind = match self.at(self.i) {
+            b'x' => FaultKind::LetterX,
             _ => FaultKind::NoSeparator,
         };
         fail(self.i, kind)

@@ -75,14 +75,7 @@ impl Cursor<'_> {
         }
         let from = self.hex()?;
         let sep_at = self.i;
-        let (sep, n) = match self.at(self.i) {
-            b'-' => (Sep::Move(Dash::ASCII), 1),
-            b'*' => (Sep::Capture { times: false }, 1),
-            b'@' if self.at(self.i + 1) == b'@' => (Sep::AtAt, 2),
-            b'@' => (Sep::At, 1),
-            _ => self.unicode_separator()?,
-        };
-        self.i += n;
+        let sep = self.separator()?;
         let captured_at = self.i;
         let captured = self.leading_piece()?;
         if captured.is_some() && matches!(sep, Sep::Move(_)) {

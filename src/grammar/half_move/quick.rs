@@ -7,7 +7,7 @@
 use super::parsed::{Parsed, Traits};
 use crate::grammar::alphabet::is_standard_letter;
 use crate::grammar::hex::Hex;
-use crate::grammar::model::{Action, Check, Dash, Glyph, Sep};
+use crate::grammar::model::{Action, Check, Glyph, Sep};
 
 /// A plain move at `b[i..]` in its common spellings, ending where its
 /// `Word` token ends: its parse and byte length. The spellings are the
@@ -89,22 +89,8 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     };
     let (from, n) = plain_hex(w, i + j)?;
     j += n;
-    let (sep, n) = match (at(j), at(j + 1), at(j + 2)) {
-        (b'-', _, _) => (Sep::Move(Dash::ASCII), 1),
-        (b'*', _, _) => (Sep::Capture { times: false }, 1),
-        (b'@', b'@', _) => (Sep::AtAt, 2),
-        (b'@', _, _) => (Sep::At, 1),
-        // `×`, U+00D7
-        (0xC3, 0x97, _) => (Sep::Capture { times: true }, 2),
-        // U+2010 to U+2014, U+2212: the dashes of `Dash::from_char`.
-        (0xE2, 0x80, c @ 0x90..=0x94) => {
-            let dash = char::from_u32(0x2010 + u32::from(c - 0x90)).expect("a dash");
-            (Sep::Move(Dash(dash)), 3)
-        }
-        (0xE2, 0x88, 0x92) => (Sep::Move(Dash('\u{2212}')), 3),
-        _ => return None,
-    };
-    if n > 1 && sep != Sep::AtAt {
+    let (sep, n, unicode) = Sep::at(w.bytes, i + j)?;
+    if unicode {
         traits |= Traits::UNICODE_SEPARATOR;
     }
     j += n;
