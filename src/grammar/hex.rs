@@ -91,6 +91,28 @@ impl Hex {
         }
     }
 
+    /// The hex at the start of a text as [`Hex`] writes it (a column, then
+    /// the line without a leading zero or a third digit), and its byte
+    /// length; `at(k)` is the text's byte `k` (0, or any byte not a digit,
+    /// past its end). Anything else is `None`: the parser's slow path reads
+    /// it or says what is wrong.
+    #[inline(always)]
+    pub(crate) fn plain_at(at: impl Fn(usize) -> u8) -> Option<(Hex, usize)> {
+        let d1 = at(1).wrapping_sub(b'0');
+        let d2 = at(2).wrapping_sub(b'0');
+        if d1 > 9 {
+            return None;
+        }
+        let (line, n) = if d2 > 9 {
+            (d1, 2)
+        } else if d1 == 0 || at(3).is_ascii_digit() {
+            return None;
+        } else {
+            (d1 * 10 + d2, 3)
+        };
+        Hex::on_board(at(0), line).map(|h| (h, n))
+    }
+
     /// The hex at `column` (a letter) and `line`, if it is on the board.
     #[inline(always)]
     pub(crate) fn on_board(column: u8, line: u8) -> Option<Hex> {

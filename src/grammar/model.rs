@@ -265,6 +265,24 @@ pub enum Check {
 }
 
 impl Check {
+    /// The check mark at the start of a text, `at(k)` its byte `k` (0
+    /// past its end): the mark, its byte length, and whether it is written
+    /// otherwise than [`Check::as_str`] writes it (`^+` for `+^`).
+    #[inline(always)]
+    pub(crate) fn at(at: impl Fn(usize) -> u8) -> Option<(Check, usize, bool)> {
+        Some(match (at(0), at(1)) {
+            (b'+', b'^') => (Check::Adjoining, 2, false),
+            (b'+', b'+') => (Check::Double, 2, false),
+            (b'+', c1) if Check::Afar.as_str().as_bytes() == [b'+', c1, at(2), at(3)] => {
+                (Check::Afar, 4, false)
+            }
+            (b'+', _) => (Check::Check, 1, false),
+            (b'#', _) => (Check::Mate, 1, false),
+            (b'^', b'+') => (Check::Adjoining, 2, true),
+            _ => return None,
+        })
+    }
+
     /// Canonical text.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -82,21 +82,14 @@ impl Cursor<'_> {
     /// A hex `F14` at the cursor.
     #[inline(always)]
     pub(super) fn hex(&mut self) -> Parse<Hex> {
-        let i = self.i;
-        let c = self.at(i);
-        let d1 = self.at(i + 1).wrapping_sub(b'0');
-        let d2 = self.at(i + 2).wrapping_sub(b'0');
         // A leading zero (`F04`) is respelled: the slow path says so.
-        if d1 < 10 && !(d1 == 0 && d2 < 10) {
-            let (line, n) = if d2 < 10 { (d1 * 10 + d2, 3) } else { (d1, 2) };
-            if !self.at(i + n).is_ascii_digit() {
-                if let Some(h) = Hex::on_board(c, line) {
-                    self.i += n;
-                    return Ok(h);
-                }
+        match Hex::plain_at(|k| self.at(self.i + k)) {
+            Some((h, n)) => {
+                self.i += n;
+                Ok(h)
             }
+            None => self.hex_slow(),
         }
-        self.hex_slow()
     }
 
     /// [`Cursor::hex`] for the rest: leading zeros, and the faults.
@@ -151,29 +144,22 @@ impl Cursor<'_> {
         Ok(Some(g))
     }
 
-    /// The check mark that ends the word, if any.
+    /// The check mark that ends the word, if any ([`Check::at`]).
     #[inline(always)]
     pub(super) fn check(&mut self) -> Parse<Option<Check>> {
         let rest = self.b.len() - self.i;
         if rest == 0 {
             return Ok(None);
         }
-        let (c, n) = match (self.at(self.i), self.at(self.i + 1)) {
-            (b'+', b'^') => (Check::Adjoining, 2),
-            (b'+', b'+') => (Check::Double, 2),
-            (b'+', 0xE2) if self.b[self.i..] == *"+∞".as_bytes() => (Check::Afar, 4),
-            (b'+', _) => (Check::Check, 1),
-            (b'#', _) => (Check::Mate, 1),
-            (b'^', b'+') => {
-                self.traits |= Traits::RESPELLED;
-                (Check::Adjoining, 2)
+        match Check::at(|k| self.at(self.i + k)) {
+            Some((c, n, respelled)) if n == rest => {
+                if respelled {
+                    self.traits |= Traits::RESPELLED;
+                }
+                Ok(Some(c))
             }
-            _ => return fail(self.i, FaultKind::TextAfterMove),
-        };
-        if n != rest {
-            return fail(self.i, FaultKind::TextAfterMove);
+            _ => fail(self.i, FaultKind::TextAfterMove),
         }
-        Ok(Some(c))
     }
 
     /// The separator at the cursor ([`Sep::at`]).

@@ -69,8 +69,9 @@ impl<'a> Window<'a> {
     }
 }
 
-/// [`plain_move_at`] at `w[i..]`. One function, though long: split in
-/// three (separator, check mark), the span path's loop cost 9.6% more.
+/// [`plain_move_at`] at `w[i..]`, from the lexemes the parser reads
+/// ([`Hex::plain_at`], [`Sep::at`], [`Check::at`]) in their canonical
+/// spellings.
 #[inline(always)]
 pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)> {
     let at = |k: usize| w.byte(i + k);
@@ -87,7 +88,7 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     } else {
         None
     };
-    let (from, n) = plain_hex(w, i + j)?;
+    let (from, n) = Hex::plain_at(|k| w.byte(i + j + k))?;
     j += n;
     let (sep, n, unicode) = Sep::at(w.bytes, i + j)?;
     if unicode {
@@ -104,7 +105,7 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     } else {
         None
     };
-    let (to, n) = plain_hex(w, i + j)?;
+    let (to, n) = Hex::plain_at(|k| w.byte(i + j + k))?;
     j += n;
     let promotion = if at(j) == b'=' {
         let c = at(j + 1);
@@ -120,14 +121,10 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     if from == to {
         return None;
     }
-    let (check, n) = match (at(j), at(j + 1), at(j + 2), at(j + 3)) {
-        (b'+', b'^', _, _) => (Some(Check::Adjoining), 2),
-        (b'+', b'+', _, _) => (Some(Check::Double), 2),
-        // `+∞`, U+221E
-        (b'+', 0xE2, 0x88, 0x9E) => (Some(Check::Afar), 4),
-        (b'+', _, _, _) => (Some(Check::Check), 1),
-        (b'#', _, _, _) => (Some(Check::Mate), 1),
-        _ => (None, 0),
+    let (check, n) = match Check::at(|k| at(j + k)) {
+        Some((_, _, true)) => return None,
+        Some((c, n, false)) => (Some(c), n),
+        None => (None, 0),
     };
     j += n;
     // `#` ends a word; anything else ends where the word's bytes do.
@@ -157,26 +154,6 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
 #[inline(always)]
 fn is_canonical_piece(c: u8) -> bool {
     c != b'P' && is_standard_letter(c)
-}
-
-/// A hex at `w[j..]` written as [`crate::Hex`] writes it (no leading zero,
-/// no third digit): the hex and its length.
-#[inline(always)]
-fn plain_hex(w: &Window<'_>, j: usize) -> Option<(Hex, usize)> {
-    let d1 = w.byte(j + 1).wrapping_sub(b'0');
-    let d2 = w.byte(j + 2).wrapping_sub(b'0');
-    if d1 > 9 {
-        return None;
-    }
-    let (line, n) = if d2 > 9 {
-        (d1, 2)
-    } else if d1 == 0 || w.byte(j + 3).is_ascii_digit() {
-        // A leading zero, a third digit: not as the writer writes hexes.
-        return None;
-    } else {
-        (d1 * 10 + d2, 3)
-    };
-    Hex::on_board(w.byte(j), line).map(|h| (h, n))
 }
 
 /// Can byte `c` continue a `Word` token? Its ASCII bytes (`#` last), and
