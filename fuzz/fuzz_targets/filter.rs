@@ -42,6 +42,9 @@ use ctlpgn_filter::{
     Flow, Format, HalfMove, Origin, Pass, Pdtl, Report, Sinks, TagPattern, Variation, Verify,
 };
 use libfuzzer_sys::fuzz_target;
+
+mod soup;
+use soup::grammar_soup;
 use std::io::Read;
 
 /// Changes nothing, and takes every item.
@@ -219,84 +222,6 @@ fn run(builder: FilterBuilder, data: &[u8]) -> Run {
         })
         .expect("memory does not fail");
     (out, rejects, diagnostics, report)
-}
-
-/// Pieces of CTL-PGN, right and wrong, as real files hold them: tags,
-/// numbers, moves in every spelling (Unicode dashes, `×`, figurines,
-/// full-width forms, blanks inside), annotations, results, comments,
-/// variations, blanks of every kind, and a few bytes of no token.
-const TOKENS: [&str; 64] = [
-    "[Variant \"C'escacs\"]",
-    "[Event \"x\"]",
-    "[Redefine \"A@J, T@R\"]",
-    "[Result \"3-0\"]",
-    "[PDTL \"/1:DK/0:V/27:dk/ w - - 0 5\"]",
-    "[Redefine \"FAN\"]",
-    "1.",
-    "2.",
-    "12.",
-    "1?",
-    "...",
-    "\u{2026}",
-    "E7-E13",
-    "E21-E15",
-    "E13\u{d7}F16",
-    "E7\u{2010}E13",
-    "JE5-F16",
-    "\u{2657}F6-C15",
-    "AE5-F16",
-    "KRK-II",
-    "B24=D",
-    "DF12*JF2#",
-    "E7-E13+",
-    ":",
-    "#",
-    ",",
-    " ",
-    "\n",
-    "\r\n",
-    "\t",
-    "\u{a0}",
-    "\u{feff}",
-    "{",
-    "}",
-    "{ a [Variant \"C'escacs\"] quoted }",
-    "(",
-    ")",
-    "($[1]",
-    "(=)",
-    "?!",
-    "!!",
-    "$3",
-    "3-0",
-    "*",
-    "1-1",
-    "0-3",
-    "1/2-1/2",
-    "\u{ff25}\u{ff17}\u{ff0d}\u{ff25}\u{ff11}\u{ff13}",
-    "\u{ff13}\u{ff0d}\u{ff10}",
-    "\u{ff11}\u{ff0e}",
-    " - ",
-    "\u{d7}",
-    "x",
-    "e4",
-    "O-O",
-    "1-0",
-    "[",
-    "]",
-    "\"",
-    "\u{fffd}",
-    "P",
-    "E7",
-    "-",
-    "\n[Variant \"C'escacs\"]\n",
-];
-
-/// The text `data` is the recipe of: each byte picks a token.
-fn grammar_soup(data: &[u8]) -> Vec<u8> {
-    data.iter()
-        .flat_map(|&b| TOKENS[usize::from(b) % TOKENS.len()].bytes())
-        .collect()
 }
 
 fuzz_target!(|data: &[u8]| {
