@@ -5,6 +5,7 @@
 # the reader that should change no byte: REV is the commit before it.
 #
 #   scripts/fuzz-against.sh REV [SECONDS]        # default 1800
+#   scripts/fuzz-against.sh HEAD 0               # builds it only (stable; CI)
 #
 # Needs cargo-fuzz and a nightly toolchain (cargo install cargo-fuzz;
 # rustup toolchain install nightly). REV is checked out in a worktree
@@ -52,6 +53,10 @@ doc = false
 bench = false
 TOML
 
+if [ "$seconds" = 0 ]; then
+    cargo build --quiet --manifest-path "$work/fuzz/Cargo.toml"
+    exit
+fi
 cp corpus/*.ctl-pgn corpus/errors/*.ctl-pgn "$work/seeds/"
 grown=()
 [ -d fuzz/corpus/filter ] && grown=(fuzz/corpus/filter)
