@@ -238,16 +238,19 @@ impl Hex {
 }
 
 /// Writes `n` in decimal without allocating.
-#[inline]
+#[inline(always)]
 pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
     if n < 10 {
         out.push(b'0' + n as u8);
-        return;
-    }
-    if n < 100 {
+    } else if n < 100 {
         out.extend_from_slice(&[b'0' + (n / 10) as u8, b'0' + (n % 10) as u8]);
-        return;
+    } else {
+        push_large_decimal(out, n);
     }
+}
+
+#[cold]
+fn push_large_decimal(out: &mut Vec<u8>, n: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     let mut n = n;

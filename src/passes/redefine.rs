@@ -1,6 +1,7 @@
 //! Pass "redefine": undo `[Redefine "..."]`.
 
 use crate::diag::{DiagnosticKind, Message, Pos};
+use crate::grammar::alphabet::is_standard_letter;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{Glyph, HalfMove};
 use crate::passes::{Context, Flow, Interest, Pass, Tag};
@@ -56,8 +57,13 @@ impl Pass for UndoRedefine {
 
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
         let at = pdtl.pos;
+        // Without a Redefine tag only an alternative letter has anything to
+        // say (which Redefine it needs); standard letters stand.
+        let redefined = !cx.redefine.is_empty();
         for g in pdtl.glyphs_mut() {
-            Self::glyph(g, cx, at);
+            if redefined || !is_standard_letter(g.letter) {
+                Self::glyph(g, cx, at);
+            }
         }
     }
 

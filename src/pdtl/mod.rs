@@ -52,6 +52,17 @@ impl Board {
         }
     }
 
+    /// The cells of line `line`, in column order, to set.
+    pub(super) fn line_mut(&mut self, line: u8) -> &mut [Option<Piece>] {
+        match Hex::line_hexes(line) {
+            hexes @ [first, ..] => {
+                let start = first.index();
+                &mut self.0[start..start + hexes.len()]
+            }
+            [] => &mut [],
+        }
+    }
+
     /// Every occupied hex and its piece, line by line from line 0.
     pub fn pieces(&self) -> impl Iterator<Item = (Hex, Piece)> + '_ {
         self.0

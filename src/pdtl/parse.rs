@@ -33,6 +33,7 @@ fn note(
 }
 
 /// Reads a piece (letter, either case, or figurine) at `i`.
+#[inline(always)]
 fn piece_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
     let c = *b.get(i)?;
     if c.is_ascii_alphabetic() {
@@ -49,6 +50,11 @@ fn piece_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
             1,
         ));
     }
+    figurine_at(b, i)
+}
+
+#[cold]
+fn figurine_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
     decode_figurine(&b[i..]).map(|(letter, side, n)| {
         (
             Piece {
@@ -64,8 +70,15 @@ fn piece_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
 }
 
 /// A number of one to nine digits at `i` (nine at most: no overflow).
+#[inline(always)]
 fn number_at(b: &[u8], i: usize) -> Option<(u32, usize)> {
-    decimal_at(b, i, 9).filter(|&(_, digits)| digits > 0)
+    // Most are one or two digits: those read here, the rest by `decimal_at`.
+    let digit = |k: usize| b.get(i + k).map_or(10, |c| c.wrapping_sub(b'0'));
+    match (digit(0), digit(1), digit(2)) {
+        (d0 @ 0..=9, 10.., _) => Some((u32::from(d0), 1)),
+        (d0 @ 0..=9, d1 @ 0..=9, 10..) => Some((u32::from(d0 * 10 + d1), 2)),
+        _ => decimal_at(b, i, 9).filter(|&(_, digits)| digits > 0),
+    }
 }
 
 /// Byte length of a dash (`-` or a Unicode one) at `i`, if one is there.
@@ -283,62 +296,67 @@ fn parse_line(
     board: &mut Board,
     kings: &mut [u8; 2],
 ) -> Result<usize, PdtlError> {
-    let hexes = Hex::line_hexes(line as u8);
+    let cells = board.line_mut(line as u8);
     let mut k = 0usize;
-    while i < b.len() && b[i] != b'/' {
-        if b[i].is_ascii_digit() {
-            // A count too long to read overruns the line all the same.
-            let (run, n) = number_at(b, i).unwrap_or((u32::MAX, 0));
-            if run == 0 {
-                return fail(i, "an empty run is at least 1");
-            }
-            k = k.saturating_add(run as usize);
-            if k > hexes.len() {
-                return fail(
-                    i,
-                    format!(
-                        "line {line} has {} hexes; this run overruns it",
-                        hexes.len()
-                    ),
-                );
-            }
-            i += n;
-        } else if let Some((p, n)) = piece_at(b, i) {
-            if p.glyph.fan.is_none() && !is_piece_letter(p.glyph.letter) {
-                return fail(
-                    i,
-                    format!(
-                        "{} is not a piece letter: pieces are P E J N G R V D K (upper case White, lower case Black)",
-                        b[i] as char
-                    ),
-                );
-            }
-            let Some(&hex) = hexes.get(k) else {
-                return fail(i, format!("line {line} has only {} hexes", hexes.len()));
-            };
-            if p.glyph.letter == b'K' {
-                let count = &mut kings[p.side as usize];
-                *count += 1;
-                if *count > 1 {
-                    return fail(i, format!("two {} kings", p.side));
+    loop {
+        let Some(&c) = b.get(i) else {
+            return fail(i, "the position ends with / before the turn");
+        };
+        let (p, n) = match c {
+            b'/' => break,
+            b'0'..=b'9' => {
+                // A count too long to read overruns the line all the same.
+                let (run, n) = number_at(b, i).unwrap_or((u32::MAX, 0));
+                if run == 0 {
+                    return fail(i, "an empty run is at least 1");
                 }
+                k = k.saturating_add(run as usize);
+                if k > cells.len() {
+                    return fail(
+                        i,
+                        format!(
+                            "line {line} has {} hexes; this run overruns it",
+                            cells.len()
+                        ),
+                    );
+                }
+                i += n;
+                continue;
             }
-            board[hex] = Some(p);
-            k += 1;
-            i += n;
-        } else {
-            return fail(i, "expected a piece letter, a count of empty hexes, or /");
+            _ => match piece_at(b, i) {
+                Some(piece) => piece,
+                None => return fail(i, "expected a piece letter, a count of empty hexes, or /"),
+            },
+        };
+        if p.glyph.fan.is_none() && !is_piece_letter(p.glyph.letter) {
+            return fail(
+                i,
+                format!(
+                    "{} is not a piece letter: pieces are P E J N G R V D K (upper case White, lower case Black)",
+                    b[i] as char
+                ),
+            );
         }
+        let Some(cell) = cells.get_mut(k) else {
+            return fail(i, format!("line {line} has only {} hexes", cells.len()));
+        };
+        if p.glyph.letter == b'K' {
+            let count = &mut kings[p.side as usize];
+            *count += 1;
+            if *count > 1 {
+                return fail(i, format!("two {} kings", p.side));
+            }
+        }
+        *cell = Some(p);
+        k += 1;
+        i += n;
     }
-    if i >= b.len() {
-        return fail(i, "the position ends with / before the turn");
-    }
-    if k != hexes.len() {
+    let hexes = cells.len();
+    if k != hexes {
         return fail(
             i,
             format!(
-                "line {line} has {} hexes, but {k} {} described",
-                hexes.len(),
+                "line {line} has {hexes} hexes, but {k} {} described",
                 if k == 1 { "is" } else { "are" }
             ),
         );

@@ -41,14 +41,13 @@ impl Pdtl {
     pub fn write_to(&self, out: &mut Vec<u8>) {
         out.push(b'/');
         for line in (0..=28u8).rev() {
-            let cells = self.board.line(line);
-            if cells.iter().all(Option::is_none) {
-                continue;
-            }
+            // A line without a piece is left out: written, then taken back.
+            let label = out.len();
             push_decimal(out, u64::from(line));
             out.push(b':');
             let mut empty = 0u64;
-            for cell in cells {
+            let mut pieces = false;
+            for cell in self.board.line(line) {
                 match *cell {
                     None => empty += 1,
                     Some(p) => {
@@ -57,8 +56,13 @@ impl Pdtl {
                             empty = 0;
                         }
                         write_piece(p, out);
+                        pieces = true;
                     }
                 }
+            }
+            if !pieces {
+                out.truncate(label);
+                continue;
             }
             if empty > 0 {
                 push_decimal(out, empty);
