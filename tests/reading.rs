@@ -181,3 +181,28 @@ fn a_byte_not_utf8_in_a_comment_never_closed_of_a_game_read_again_is_placed_on_i
         .expect("the byte is reported");
     assert_eq!((bad.line, bad.column), (3, 1));
 }
+
+#[test]
+fn escapes_in_a_tag_value_are_written_as_read_on_either_path() {
+    use ctlpgn_filter::{FilterBuilder, Format};
+    let input = concat!(
+        "[Variant \"C'escacs\"]\n",
+        "[Event \"The \\\"Big\\\" one\"]\n",
+        "[Site \"a \\\\ b\"]\n",
+        "[Annotator \"ends in \\\\\"]\n",
+        "[Round \"\\\"1\\\"\"]\n",
+        "\n1. E7-E13:\n*\n",
+    );
+    for format in [Format::CtlPgn, Format::Ndjson] {
+        let run = |spans: bool| {
+            let mut f = FilterBuilder::new().format(format).spans(spans).build();
+            f.filter_bytes(input.as_bytes())
+        };
+        let (out, diags, _) = run(true);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert_eq!(out, run(false).0);
+        if format == Format::CtlPgn {
+            assert!(out.starts_with(input.split("\n\n").next().unwrap().as_bytes()));
+        }
+    }
+}

@@ -223,8 +223,7 @@ pub(super) struct TagLine {
 }
 
 /// The tag line at `text[i..]`, a line's start, if it is written as the
-/// writer writes tags (`[Name "value"]` with one space, no escape, then
-/// the line end), its value NFC (ASCII, or valid UTF-8 when `utf8`), and
+/// writer writes tags (`[Name "value"]` with one space, then the line end), its value NFC (ASCII, or valid UTF-8 when `utf8`), and
 /// its name of no meaning to the reader. The quotes come from the index.
 #[inline]
 pub(super) fn plain_tag_line(
@@ -256,8 +255,10 @@ pub(super) fn plain_tag_line(
         return None;
     }
     let v = &text[value..close];
-    // (Values are short: a loop, not a vectorised search, is the quicker.)
-    if v.contains(&b'\\') || is_meaningful_tag(&text[i + 1..name_end]) {
+    // The first quote closes the value unless a backslash stands before it
+    // (`\"`, or `\\"`): such a line goes to the tokenizer. Escapes before
+    // it are copied as written, as the tokenizer's path writes them.
+    if text[close - 1] == b'\\' || is_meaningful_tag(&text[i + 1..name_end]) {
         return None;
     }
     if h.index
