@@ -60,11 +60,12 @@ impl Pass for UndoRedefine {
         // Without a Redefine tag only an alternative letter has anything to
         // say (which Redefine it needs); standard letters stand.
         let redefined = !cx.redefine.is_empty();
-        for g in pdtl.glyphs_mut() {
+        // (`for_each`: a chained iterator's own loop, one for each part.)
+        pdtl.glyphs_mut().for_each(|g| {
             if redefined || !is_standard_letter(g.letter) {
                 Self::glyph(g, cx, at);
             }
-        }
+        });
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
