@@ -1,6 +1,6 @@
-//! Tags: a tag line read whole when nothing but the writer wants it, else
-//! through the tokenizer; the tags that carry meaning (Variant, Redefine,
-//! PDTL) read for it.
+//! Tags: a tag line read whole when it is written as the writer writes
+//! it and no pass wants tags, else through the tokenizer; either way, the
+//! tags that carry meaning (Variant, Redefine, Result, PDTL) read for it.
 
 use super::scan::invalid_utf8;
 use super::tokens::*;
@@ -54,6 +54,23 @@ impl Reading<'_> {
             nfc = raw.nfc().collect::<String>();
             &nfc
         };
+        self.tag_read(h, name, raw, value, pos, value_at);
+        Ok(())
+    }
+
+    /// A tag read, by the tokenizer or as a plain line: its name, its
+    /// value (`raw` as written, `value` in NFC) at stream offset
+    /// `value_at`, the tag at `pos`. What it means to the reader, then the
+    /// passes and the writer.
+    fn tag_read(
+        &mut self,
+        h: Held<'_>,
+        name: &str,
+        raw: &str,
+        value: &str,
+        pos: Pos,
+        value_at: u64,
+    ) {
         let name = if name != "Variant" && name.eq_ignore_ascii_case("Variant") {
             let problem = format_args!("tag name {name} (tag names are case-sensitive)");
             self.warn_fixed_at(h, pos, problem, "read as Variant");
@@ -83,7 +100,6 @@ impl Reading<'_> {
             self.f.writer.tag(&tag);
         }
         self.place(h);
-        Ok(())
     }
 
     /// `bytes` of the region being read as text: checked once with the
@@ -103,19 +119,25 @@ impl Reading<'_> {
 
     /// Tag lines `[Name "value"]` from `text[i]`, a line's start, among
     /// the tags of a game under way, as far as they are as the writer
-    /// writes them and carry no meaning to the reader: when no pass wants
-    /// them, they go to the writer as read. Returns where they end.
+    /// writes them, when no pass wants tags: read without the tokenizer,
+    /// those that carry meaning read for it as the tokenizer's are, the
+    /// others handed to the writer as read. Returns where they end.
     #[inline]
     pub(super) fn tag_lines(&mut self, h: Held<'_>, text: &[u8], from: u64, mut i: usize) -> usize {
         while let Some(t) = plain_tag_line(h, text, from, i, self.scan.utf8) {
             self.game.has_tags = true;
-            let tag = Tag {
-                // Checked ASCII, and the value UTF-8 with its region.
-                name: ascii_text(&text[t.name.clone()]),
-                value: self.text_of(&text[t.value.clone()]).unwrap_or_default(),
-                pos: self.places.pos(from + i as u64),
-            };
-            self.f.writer.tag_line(&tag, &text[i..t.end]);
+            // Checked ASCII, and the value UTF-8 with its region, and NFC.
+            let name = ascii_text(&text[t.name.clone()]);
+            let value = self.text_of(&text[t.value.clone()]).unwrap_or_default();
+            let pos = self.places.pos(from + i as u64);
+            if is_meaningful_tag(name.as_bytes()) {
+                let value_at = from + t.value.start as u64;
+                self.tag_read(h, name, value, value, pos, value_at);
+            } else {
+                self.f
+                    .writer
+                    .tag_line(&Tag { name, value, pos }, &text[i..t.end]);
+            }
             i = t.end;
             self.places.new_line(from + i as u64);
         }
@@ -132,14 +154,13 @@ impl Reading<'_> {
         value: &str,
         pos: Pos,
         value_at: u64,
-    ) -> io::Result<()> {
+    ) {
         if name == "DPTL" {
             let fix = "read as PDTL (the usual misspelling)";
             self.warn_fixed_at(h, pos, "tag DPTL", fix);
         }
         if self.game.has_setup {
-            self.error_at_pos(h, pos, "a game has one PDTL tag");
-            return Ok(());
+            return self.error_at_pos(h, pos, "a game has one PDTL tag");
         }
         self.game.has_setup = true;
         match Pdtl::parse_with_warnings(value) {
@@ -159,7 +180,6 @@ impl Reading<'_> {
             }
         }
         self.place(h);
-        Ok(())
     }
 
     /// The Variant tag's value, at stream offset `at`: C'escacs, or
@@ -224,8 +244,9 @@ pub(super) struct TagLine {
 }
 
 /// The tag line at `text[i..]`, a line's start, if it is written as the
-/// writer writes tags (`[Name "value"]` with one space, then the line end), its value NFC (ASCII, or valid UTF-8 when `utf8`), and
-/// its name of no meaning to the reader. The quotes come from the index.
+/// writer writes tags (`[Name "value"]` with one space, then the line
+/// end) and its value is NFC (ASCII, or valid UTF-8 when `utf8`). The
+/// quotes come from the index.
 #[inline]
 pub(super) fn plain_tag_line(
     h: Held<'_>,
@@ -259,7 +280,7 @@ pub(super) fn plain_tag_line(
     // The first quote closes the value unless a backslash stands before it
     // (`\"`, or `\\"`): such a line goes to the tokenizer. Escapes before
     // it are copied as written, as the tokenizer's path writes them.
-    if text[close - 1] == b'\\' || is_meaningful_tag(&text[i + 1..name_end]) {
+    if text[close - 1] == b'\\' {
         return None;
     }
     if h.index
