@@ -22,13 +22,14 @@ impl Stages {
     /// The verdict on the game that ends, its passes run, at the reader's
     /// one question: is it left out (by a pass, or as a duplicate), does it
     /// go aside as read, is it the last `--stop-after` lets through?
-    /// `result` is the result line written, `at` where its first byte is,
+    /// `result` is the result line written, `at` says where its first byte
+    /// is (line and column: asked only when a verdict may name the game),
     /// `before` the counts of the games before it, `removable` whether the
     /// games beside it read the same without it.
     pub(crate) fn verdict(
         &mut self,
         result: Outcome,
-        at: (u64, u64),
+        at: impl FnOnce() -> (u64, u64),
         before: &Report,
         removable: bool,
     ) -> Verdict {
@@ -54,7 +55,7 @@ impl Stages {
                 .map(|d| d.key(gate.result_counts(result))),
             _ => None,
         };
-        let v = gate.verdict(cx, key, at, &writer.file, before, removable);
+        let v = gate.verdict(cx, key, at(), &writer.file, before, removable);
         if let Some(verify) = &mut chain.verify {
             let left_out = v.left_out.is_some();
             verify.pass.game_verdict(cx, left_out);

@@ -432,16 +432,15 @@ impl Reading<'_> {
             self.f.writer.plan_variations(verify, &mut self.f.cx)
         };
         self.place(h);
-        let column = self.places.column_of(h, self.game.kept(), start.offset);
         // Left out of `--cut`'s pieces, would it leave the games beside it
         // reading as they do? It and the next begin lines, and the next
         // would begin a game after the last game kept.
         let before = self.game.kept_before;
         let removable =
             self.game.starts_line && next.is_none_or(|(opens, line)| line && before.starts(opens));
-        let verdict = self
-            .f
-            .verdict(result, (start.line, column), &self.io.report, removable);
+        let (places, game) = (&mut self.places, &self.game);
+        let at = || (start.line, places.column_of(h, game.kept(), start.offset));
+        let verdict = self.f.verdict(result, at, &self.io.report, removable);
         if verdict.left_out.is_none() {
             self.game.kept_before = self.standing();
         }
