@@ -360,6 +360,34 @@ mod tests {
         lex(s).into_iter().map(|t| t.0.unwrap()).collect()
     }
 
+    /// The tokenizer's character classes are the grammar's: a character
+    /// not ASCII continues a `Word` exactly when it is a dash
+    /// ([`Dash::from_char`]), `×` ([`TIMES`]), the `∞` of a check mark
+    /// ([`Check::as_str`]) or a figurine ([`decode_figurine`]); it starts
+    /// one exactly when it is a figurine; and it joins two digits into a
+    /// `Result` exactly when it is a dash.
+    #[test]
+    fn the_tokens_characters_are_the_grammars() {
+        use crate::grammar::model::{decode_figurine, Check, Dash, TIMES};
+        let afar = Check::Afar.as_str();
+        let only = |text: &str, kind: Token| {
+            Token::lexer(text.as_bytes()).collect::<Vec<_>>() == [Ok(kind)]
+        };
+        for c in (0x80..=0x1FFFF).filter_map(char::from_u32) {
+            let mut b = [0; 4];
+            let text: &str = c.encode_utf8(&mut b);
+            let figurine = decode_figurine(text.as_bytes()).is_some_and(|f| f.2 == text.len());
+            let dash = Dash::from_char(c).is_some();
+            let continues = dash || text == TIMES || afar.ends_with(&*text) || figurine;
+            let word = format!("E7{c}E13");
+            assert_eq!(only(&word, Token::Word), continues, "{c:?} inside a word");
+            let first = format!("{c}F5-F7");
+            assert_eq!(only(&first, Token::Word), figurine, "{c:?} starting a word");
+            let result = format!("3{c}0");
+            assert_eq!(only(&result, Token::Result), dash, "{c:?} in a result");
+        }
+    }
+
     #[test]
     fn a_tag_is_one_token() {
         assert_eq!(
