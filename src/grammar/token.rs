@@ -378,7 +378,7 @@ mod tests {
             let text: &str = c.encode_utf8(&mut b);
             let figurine = decode_figurine(text.as_bytes()).is_some_and(|f| f.2 == text.len());
             let dash = Dash::from_char(c).is_some();
-            let continues = dash || text == TIMES || afar.ends_with(&*text) || figurine;
+            let continues = dash || text == TIMES || afar.ends_with(text) || figurine;
             let word = format!("E7{c}E13");
             assert_eq!(only(&word, Token::Word), continues, "{c:?} inside a word");
             let first = format!("{c}F5-F7");
