@@ -347,7 +347,7 @@ impl Reading<'_> {
     }
 
     /// How the game under way stands, to the game-start rule.
-    fn standing(&self) -> Standing {
+    pub(super) fn standing(&self) -> Standing {
         Standing {
             open: self.game.open,
             past_tags: self.game.past_tags,

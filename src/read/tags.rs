@@ -118,13 +118,27 @@ impl Reading<'_> {
     }
 
     /// Tag lines `[Name "value"]` from `text[i]`, a line's start, among
-    /// the tags of a game under way, as far as they are as the writer
+    /// the tags of a game under way or starting one, as far as they are as the writer
     /// writes them, when no pass wants tags: read without the tokenizer,
     /// those that carry meaning read for it as the tokenizer's are, the
     /// others handed to the writer as read. Returns where they end.
     #[inline]
-    pub(super) fn tag_lines(&mut self, h: Held<'_>, text: &[u8], from: u64, mut i: usize) -> usize {
+    pub(super) fn tag_lines(
+        &mut self,
+        h: Held<'_>,
+        text: &[u8],
+        from: u64,
+        mut i: usize,
+    ) -> io::Result<usize> {
         while let Some(t) = plain_tag_line(h, text, from, i, self.scan.utf8) {
+            if !self.in_plain_tags() {
+                // The first tag of a game starts it, by the rule the
+                // tokenizer's tags follow; then, if a pass wants this
+                // game's tags, the tokenizer reads them, this one first.
+                if !self.game_at(h, Opens::Tag, from + i as u64)? || !self.in_plain_tags() {
+                    break;
+                }
+            }
             self.game.has_tags = true;
             // Checked ASCII, and the value UTF-8 with its region, and NFC.
             let name = ascii_text(&text[t.name.clone()]);
@@ -141,7 +155,15 @@ impl Reading<'_> {
             i = t.end;
             self.places.new_line(from + i as u64);
         }
-        i
+        Ok(i)
+    }
+
+    /// Would a tag at a line's start here start a game, as the
+    /// tokenizer's tags do: on the main line, nothing waiting, and the
+    /// game-start rule says so?
+    #[inline]
+    pub(super) fn tag_may_start_game(&self) -> bool {
+        self.game.depth == 0 && self.moves.pending.is_none() && self.standing().starts(Opens::Tag)
     }
 
     /// The PDTL tag (`name`, maybe misspelled `DPTL`) at `pos`, its value

@@ -114,8 +114,13 @@ impl Reading<'_> {
             if self.set.spans {
                 if self.in_main_line() {
                     i = self.spans(h, text, from, i);
-                } else if self.in_plain_tags() && from + i as u64 == self.places.line_start {
-                    i = self.tag_lines(h, text, from, i);
+                } else if from + i as u64 == self.places.line_start
+                    && (self.in_plain_tags() || self.tag_may_start_game())
+                {
+                    i = self.tag_lines(h, text, from, i)?;
+                    if self.io.stop.is_some() {
+                        break;
+                    }
                 }
             }
             if i >= text.len() {
