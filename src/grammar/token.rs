@@ -100,6 +100,26 @@ impl Token {
     }
 }
 
+/// Can byte `c` stand in a tag's name? ASCII letters, digits and `_`, as
+/// the `Tag` token's regular expression has it.
+#[inline(always)]
+pub(crate) fn is_tag_name_byte(c: u8) -> bool {
+    TAG_NAME_BYTES[usize::from(c)]
+}
+
+/// The bytes of [`is_tag_name_byte`], as a table: a test per byte of a
+/// name, not three comparisons.
+const TAG_NAME_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    t
+};
+
 /// The value of a number token (`12.`, `12?`, `12...`): its leading
 /// digits, saturating.
 pub(crate) fn number_value(slice: &[u8]) -> u32 {
@@ -219,7 +239,7 @@ pub(crate) fn tag_fault(text: &[u8], offset: u64) -> (usize, Message) {
     let name_from = blanks(1);
     let name_len = line[name_from..]
         .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .take_while(|&&c| is_tag_name_byte(c))
         .count();
     let name_to = name_from + name_len;
     let quote = blanks(name_to);
@@ -366,6 +386,15 @@ mod tests {
     /// ([`Check::as_str`]) or a figurine ([`decode_figurine`]); it starts
     /// one exactly when it is a figurine; and it joins two digits into a
     /// `Result` exactly when it is a dash.
+    #[test]
+    fn a_tag_name_holds_the_bytes_is_tag_name_byte_takes() {
+        for c in (0..0x80u8).map(char::from) {
+            let tag = format!("[A{c}B \"v\"]");
+            let read = Token::lexer(tag.as_bytes()).collect::<Vec<_>>() == [Ok(Token::Tag)];
+            assert_eq!(read, is_tag_name_byte(c as u8), "{c:?}");
+        }
+    }
+
     #[test]
     fn the_tokens_characters_are_the_grammars() {
         use crate::grammar::model::{decode_figurine, Check, Dash, TIMES};

@@ -8,7 +8,7 @@ use super::{Held, Reading};
 use crate::diag::Pos;
 use crate::grammar::game_start::Opens;
 use crate::grammar::model::Outcome;
-use crate::grammar::token::tag_parts;
+use crate::grammar::token::{is_tag_name_byte, tag_parts};
 use crate::passes::{Flow, Tag};
 use crate::pdtl::Pdtl;
 use std::io;
@@ -252,9 +252,16 @@ pub(super) fn ascii_text(name: &[u8]) -> &str {
 
 /// Do tags of this name carry meaning to the reader (the PDTL aside,
 /// which is read as a position)? They reach every pass.
+#[inline]
 pub(super) fn is_meaningful_tag(name: &[u8]) -> bool {
-    matches!(name, b"Redefine" | b"Result" | b"PDTL" | b"DPTL")
-        || name.eq_ignore_ascii_case(b"Variant")
+    // By length first: most names are none of these lengths.
+    match name.len() {
+        4 => matches!(name, b"PDTL" | b"DPTL"),
+        6 => name == b"Result",
+        7 => name.eq_ignore_ascii_case(b"Variant"),
+        8 => name == b"Redefine",
+        _ => false,
+    }
 }
 
 /// Where the name and value of a tag line are, and where the line ends
@@ -281,11 +288,7 @@ pub(super) fn plain_tag_line(
     if text.get(i) != Some(&b'[') {
         return None;
     }
-    let name_end = i
-        + 1
-        + text[i + 1..]
-            .iter()
-            .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))?;
+    let name_end = i + 1 + text[i + 1..].iter().position(|&c| !is_tag_name_byte(c))?;
     if name_end == i + 1 || text.get(name_end..name_end + 2) != Some(b" \"") {
         return None;
     }
