@@ -7,7 +7,7 @@ use crate::passes::{
     FanToLetters, Pass, Reaches, Select, SelectPlies, SelectTags, Slot, TagPattern, UndoRedefine,
 };
 use crate::pdtl::Pdtl;
-use crate::read::{IndexImpl, Reader, Resume, Settings, Until};
+use crate::read::{IndexImpl, Reader, Resume, Settings, Sinks, Until};
 use crate::report::{CutShort, Origin, Report};
 use crate::stages::Stages;
 use crate::verify::Verify;
@@ -43,20 +43,6 @@ pub const PASS_NAMES: [&str; 6] = [
     "ratings",
     "ascii",
 ];
-
-/// Where a run writes: the games written, the games rejected (as read),
-/// the duplicates left out by `--dedup` (as read), the diagnostics.
-pub struct Sinks<'a> {
-    /// The games written.
-    pub out: &'a mut dyn Write,
-    /// Each rejected game's bytes, exactly as read.
-    pub rejects: Option<&'a mut dyn Write>,
-    /// Each game left out as a duplicate ([`LeftOut::Duplicate`](crate::LeftOut::Duplicate)), its
-    /// bytes exactly as read.
-    pub duplicates: Option<&'a mut dyn Write>,
-    /// Each diagnostic, as its game ends.
-    pub on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
-}
 
 /// Builds a [`Filter`]: which built-in passes run, extra passes, strictness.
 ///
@@ -636,50 +622,21 @@ impl Filter {
         if self.stages.gate.closed() {
             return Ok(Report::default());
         }
-        let start = Resume::from(origin);
-        let Sinks {
-            out,
-            rejects,
-            duplicates,
-            on_diagnostic,
-        } = sinks;
-        let reader = self.reader(
-            start,
-            Until::End,
-            input,
-            out,
-            rejects,
-            duplicates,
-            on_diagnostic,
-        );
+        let reader = self.reader(Resume::from(origin), Until::End, input, sinks);
         let (report, _) = reader.run()?;
         Ok(report)
     }
 
     /// A reader of `src` from `resume` (see [`Reader::new`]) that hands
     /// its games to this filter's passes and writer.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn reader<'f, R: Read>(
         &'f mut self,
         resume: Resume,
         until: Until<'f>,
         src: R,
-        out: &'f mut dyn Write,
-        rejects: Option<&'f mut dyn Write>,
-        aside: Option<&'f mut dyn Write>,
-        on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+        sinks: Sinks<'f>,
     ) -> Reader<'f, R> {
-        Reader::new(
-            &mut self.stages,
-            self.reading,
-            resume,
-            until,
-            src,
-            out,
-            rejects,
-            aside,
-            on_diagnostic,
-        )
+        Reader::new(&mut self.stages, self.reading, resume, until, src, sinks)
     }
 
     /// Filters a whole byte slice; returns the output, the diagnostics and

@@ -53,7 +53,7 @@ pub use write::{
 pub use cut::{cut_at_games, cut_at_games_marked, Cuts, ORIGIN_MARK};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 pub use filter::{
-    index_implementations, Filter, FilterBuilder, Sinks, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES,
+    index_implementations, Filter, FilterBuilder, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES,
     PASS_NAMES,
 };
 pub use grammar::half_move::Traits;
@@ -70,6 +70,7 @@ pub use passes::{
     TagPattern, Variation,
 };
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
+pub use read::Sinks;
 pub use report::{CutShort, LeftOutCounts, Origin, Report};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};
 pub use visitor::{read_games, GameRead, Visitor};

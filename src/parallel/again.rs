@@ -3,7 +3,7 @@
 
 use super::chunk::Chunk;
 use super::merger::Merger;
-use crate::read::{Resume, Stop, Until};
+use crate::read::{Resume, Sinks, Stop, Until};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
@@ -45,15 +45,13 @@ impl<R: Read> Merger<'_, R> {
             fetch: &mut fetch,
         };
         let s = &mut self.sinks.sinks;
-        let reader = filter.reader(
-            resume,
-            until,
-            src,
-            &mut *s.out,
-            s.rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
-            s.duplicates.as_mut().map(|r| &mut **r as &mut dyn Write),
-            &mut *s.on_diagnostic,
-        );
+        let sinks = Sinks {
+            out: &mut *s.out,
+            rejects: s.rejects.as_mut().map(|r| &mut **r as &mut dyn Write),
+            duplicates: s.duplicates.as_mut().map(|r| &mut **r as &mut dyn Write),
+            on_diagnostic: &mut *s.on_diagnostic,
+        };
+        let reader = filter.reader(resume, until, src, sinks);
         let (counts, stop) = reader.run()?;
         self.sinks.total.add(&counts);
         let boundary = match stop {

@@ -4,8 +4,9 @@
 
 use super::chunk::{Chunk, Chunker};
 use super::mailbox::{Done, Item, Mailbox, Output};
-use crate::filter::{Filter, Sinks};
+use crate::filter::Filter;
 use crate::ledger::{Deferred, Verdict};
+use crate::read::Sinks;
 use crate::read::Stop;
 use crate::report::Report;
 use std::collections::BTreeMap;

@@ -35,7 +35,8 @@ mod merger;
 mod worker;
 
 use crate::diag::Diagnostic;
-use crate::filter::{Filter, Sinks};
+use crate::filter::Filter;
+use crate::read::Sinks;
 use crate::report::Report;
 use chunk::{Chunk, Chunker};
 use mailbox::Mailbox;

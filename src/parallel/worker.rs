@@ -6,7 +6,7 @@ use super::mailbox::{Done, Item, Mailbox, Output, Post};
 use crate::diag::Diagnostic;
 use crate::filter::Filter;
 use crate::ledger::{Deferral, Lengths};
-use crate::read::{Resume, Stop, Until};
+use crate::read::{Resume, Sinks, Stop, Until};
 use std::io::{self, Read, Write};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::AtomicU64;
@@ -97,7 +97,13 @@ fn read_into(
     if !filter.stages.gate.orders() {
         let Output { out, rejects, .. } = output;
         let rejects = keep.rejects.then_some(rejects as &mut dyn Write);
-        let reader = filter.reader(start, until, src, out, rejects, None, &mut on_diagnostic);
+        let sinks = Sinks {
+            out,
+            rejects,
+            duplicates: None,
+            on_diagnostic: &mut on_diagnostic,
+        };
+        let reader = filter.reader(start, until, src, sinks);
         let (counts, stop) = reader.run()?;
         output.report.add(&counts);
         return Ok(stop);
@@ -126,15 +132,13 @@ fn read_into(
         sink: aside,
         len: &lengths.aside,
     };
-    let reader = filter.reader(
-        start,
-        until,
-        src,
-        &mut out,
-        keep.rejects.then_some(&mut rejects as &mut dyn Write),
-        keep.duplicates.then_some(&mut aside as &mut dyn Write),
-        &mut on_diagnostic,
-    );
+    let sinks = Sinks {
+        out: &mut out,
+        rejects: keep.rejects.then_some(&mut rejects as &mut dyn Write),
+        duplicates: keep.duplicates.then_some(&mut aside as &mut dyn Write),
+        on_diagnostic: &mut on_diagnostic,
+    };
+    let reader = filter.reader(start, until, src, sinks);
     let run = reader.run();
     filter.stages.gate.defer = None;
     let (counts, stop) = run?;

@@ -3,7 +3,7 @@
 //! bytes exactly as read.
 
 use super::scan::Mode;
-use super::{Held, Reading, Resume, Stop, Until};
+use super::{Held, Reading, Resume, Sinks, Stop, Until};
 use crate::diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
 use crate::grammar::game_start::{is_blank, Opens, Standing};
 use crate::grammar::model::Outcome;
@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 /// Where the games go: the output, the rejects, the diagnostics, and the
 /// counts of the games finished; and where reading stops.
-pub(super) struct Sinks<'f> {
+pub(super) struct Io<'f> {
     out: &'f mut dyn Write,
     rejects: Option<&'f mut dyn Write>,
     /// Where a game the verdict sets aside goes, as read: a duplicate, or
@@ -26,19 +26,13 @@ pub(super) struct Sinks<'f> {
     pub report: Report,
 }
 
-impl<'f> Sinks<'f> {
-    pub fn new(
-        out: &'f mut dyn Write,
-        rejects: Option<&'f mut dyn Write>,
-        aside: Option<&'f mut dyn Write>,
-        on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
-        until: Until<'f>,
-    ) -> Sinks<'f> {
-        Sinks {
-            out,
-            rejects,
-            aside,
-            on_diagnostic,
+impl<'f> Io<'f> {
+    pub fn new(sinks: Sinks<'f>, until: Until<'f>) -> Io<'f> {
+        Io {
+            out: sinks.out,
+            rejects: sinks.rejects,
+            aside: sinks.duplicates,
+            on_diagnostic: sinks.on_diagnostic,
             until,
             stop: None,
             report: Report::default(),

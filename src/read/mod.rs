@@ -38,7 +38,7 @@ use crate::grammar::half_move::Window;
 use crate::passes::Interest;
 use crate::report::{Origin, Report};
 use crate::stages::Stages;
-use game::{Game, Sinks};
+use game::{Game, Io};
 pub(crate) use index::Impl as IndexImpl;
 use index::Index;
 pub(crate) use input::read_some;
@@ -48,6 +48,20 @@ use places::Places;
 use scan::Scan;
 use std::io::{self, Read, Write};
 use tokens::{Asides, Moves};
+
+/// Where a run writes: the games written, the games rejected (as read),
+/// the duplicates left out by `--dedup` (as read), the diagnostics.
+pub struct Sinks<'a> {
+    /// The games written.
+    pub out: &'a mut dyn Write,
+    /// Each rejected game's bytes, exactly as read.
+    pub rejects: Option<&'a mut dyn Write>,
+    /// Each game left out as a duplicate ([`LeftOut::Duplicate`](crate::LeftOut::Duplicate)), its
+    /// bytes exactly as read.
+    pub duplicates: Option<&'a mut dyn Write>,
+    /// Each diagnostic, as its game ends.
+    pub on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
+}
 
 /// What the reader is told once, for every input: how it reads, how far
 /// it lets a line and a nesting go, what it does at a game's end.
@@ -197,7 +211,7 @@ struct Reading<'f> {
     /// What each game is handed to.
     f: &'f mut Stages,
     set: Settings,
-    io: Sinks<'f>,
+    io: Io<'f>,
     /// The stream offset up to which the input is read.
     at: u64,
     places: Places,
@@ -219,15 +233,12 @@ impl<'f, R: Read> Reader<'f, R> {
         resume: Resume,
         until: Until<'f>,
         src: R,
-        out: &'f mut dyn Write,
-        rejects: Option<&'f mut dyn Write>,
-        aside: Option<&'f mut dyn Write>,
-        on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
+        sinks: Sinks<'f>,
     ) -> Reader<'f, R> {
         let skip_comments = f.chain.drops(Interest::COMMENTS);
         let skip_variations = f.chain.drops(Interest::VARIATIONS);
         // Split variation games report at places long read: keep the game.
-        let keep_raw = rejects.is_some() || aside.is_some() || f.writer.splits();
+        let keep_raw = sinks.rejects.is_some() || sinks.duplicates.is_some() || f.writer.splits();
         let index = Index::new(set.index);
         let mut game = Game::new(keep_raw);
         game.joined = resume.joined;
@@ -235,7 +246,7 @@ impl<'f, R: Read> Reader<'f, R> {
             input: Input::new(src, resume.line_start, set.max_line_bytes),
             index,
             st: Reading {
-                io: Sinks::new(out, rejects, aside, on_diagnostic, until),
+                io: Io::new(sinks, until),
                 at: resume.at,
                 places: Places::new(resume.line, resume.line_start),
                 scan: Scan::new(skip_comments, skip_variations),
