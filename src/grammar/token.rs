@@ -380,12 +380,8 @@ mod tests {
         lex(s).into_iter().map(|t| t.0.unwrap()).collect()
     }
 
-    /// The tokenizer's character classes are the grammar's: a character
-    /// not ASCII continues a `Word` exactly when it is a dash
-    /// ([`Dash::from_char`]), `×` ([`TIMES`]), the `∞` of a check mark
-    /// ([`Check::as_str`]) or a figurine ([`decode_figurine`]); it starts
-    /// one exactly when it is a figurine; and it joins two digits into a
-    /// `Result` exactly when it is a dash.
+    /// A tag's name takes exactly the ASCII bytes [`is_tag_name_byte`]
+    /// takes: the table and the `Tag` token's expression agree.
     #[test]
     fn a_tag_name_holds_the_bytes_is_tag_name_byte_takes() {
         for c in (0..0x80u8).map(char::from) {
@@ -395,6 +391,12 @@ mod tests {
         }
     }
 
+    /// The tokenizer's character classes are the grammar's: a character
+    /// not ASCII continues a `Word` exactly when it is a dash
+    /// ([`Dash::from_char`]), `×` ([`TIMES`]), the `∞` of a check mark
+    /// ([`Check::as_str`]) or a figurine ([`decode_figurine`]); it starts
+    /// one exactly when it is a figurine; and it joins two digits into a
+    /// `Result` exactly when it is a dash.
     #[test]
     fn the_tokens_characters_are_the_grammars() {
         use crate::grammar::model::{decode_figurine, Check, Dash, TIMES};

@@ -224,9 +224,9 @@ struct Reading<'f> {
 
 impl<'f, R: Read> Reader<'f, R> {
     /// A reader from `resume`, the start of a stream (a line that is line
-    /// 1, at offset 0) or of a game within one, writing the games set aside
-    /// by the verdict (duplicates) to `aside`, as read.
-    #[allow(clippy::too_many_arguments)]
+    /// 1, at offset 0) or of a game within one, that hands each game to
+    /// `f` and writes to `sinks` (the games the verdict sets aside, as
+    /// read, to `sinks.duplicates`).
     pub(crate) fn new(
         f: &'f mut Stages,
         set: Settings,

@@ -88,7 +88,7 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     } else {
         None
     };
-    let (from, n) = Hex::plain_at(|k| w.byte(i + j + k))?;
+    let (from, n) = Hex::plain_at(|k| at(j + k))?;
     j += n;
     let (sep, n, unicode) = Sep::at(w.bytes, i + j)?;
     if unicode {
@@ -105,7 +105,7 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     } else {
         None
     };
-    let (to, n) = Hex::plain_at(|k| w.byte(i + j + k))?;
+    let (to, n) = Hex::plain_at(|k| at(j + k))?;
     j += n;
     let promotion = if at(j) == b'=' {
         let c = at(j + 1);
