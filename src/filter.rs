@@ -449,11 +449,7 @@ impl FilterBuilder {
             t.tell(&self.gate.ledger);
         }
         let on = |name: &str| !self.skip.contains(&name);
-        let mut verify = self.verify;
-        if let Some(v) = &mut verify {
-            // Its callback waits for the verdict: whether the game is left out.
-            v.deferred = true;
-        }
+        let verify = self.verify;
         // Variation games end after the passes: the writer replays them,
         // and hands on their ends once the game's verdict is known.
         let hook = verify.as_ref().and_then(Verify::game_end_hook);

@@ -40,30 +40,24 @@ impl Stages {
             writer,
             ..
         } = self;
-        if chain.select.is_none() && chain.verify.is_none() && !gate.orders() && !gate.cut {
-            return Verdict {
+        let writable = !cx.has_error() && cx.left_out().is_none();
+        let v = if gate.orders() || gate.cut {
+            let key = chain
+                .dedup_key(gate.result_counts(result))
+                .filter(|_| writable);
+            gate.verdict(cx, key, at(), &writer.file, before, removable)
+        } else {
+            Verdict {
                 left_out: cx.left_out().filter(|_| !cx.has_error()),
                 ..Verdict::default()
-            };
-        }
-        let writable = !cx.has_error() && cx.left_out().is_none();
-        let key = match &chain.select {
-            Some(s) if writable => s
-                .pass
-                .dedup
-                .as_ref()
-                .map(|d| d.key(gate.result_counts(result))),
-            _ => None,
-        };
-        let v = gate.verdict(cx, key, at(), &writer.file, before, removable);
-        if let Some(verify) = &mut chain.verify {
-            let left_out = v.left_out.is_some();
-            verify.pass.game_verdict(cx, left_out);
-            if !left_out && !cx.has_error() {
-                // After the main line's end, the ends of the variation
-                // games, which only a game written has.
-                writer.variation_ends(cx);
             }
+        };
+        let left_out = v.left_out.is_some();
+        chain.verdict(left_out, cx);
+        if !left_out && !cx.has_error() {
+            // After the main line's end, the ends of the variation games,
+            // which only a game written has.
+            writer.variation_ends(cx);
         }
         v
     }

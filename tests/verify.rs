@@ -84,6 +84,25 @@ fn real_games() -> Vec<PathBuf> {
 }
 
 #[test]
+fn a_verify_added_as_a_pass_calls_back_at_the_verdict_as_the_filters_own_does() {
+    let game = "1. E7-E13, E21-E15\n2. F8-F12:\n";
+    let input = game.repeat(2);
+    let left_out = |builder: fn(FilterBuilder, Verify) -> FilterBuilder| {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&seen);
+        let verify = Verify::new().on_game_end(move |end| sink.lock().unwrap().push(end.left_out));
+        builder(FilterBuilder::new().dedup(true), verify)
+            .build()
+            .filter_bytes(input.as_bytes());
+        let seen = seen.lock().unwrap().clone();
+        seen
+    };
+    // The second game is a duplicate: left out, and both callbacks know.
+    assert_eq!(left_out(|b, v| b.verify(v)), [false, true]);
+    assert_eq!(left_out(|b, v| b.pass(Box::new(v))), [false, true]);
+}
+
+#[test]
 fn the_seven_real_games_verify_and_so_does_their_canonical_output() {
     let files = real_games();
     assert_eq!(files.len(), 7);

@@ -402,6 +402,67 @@ pub enum Action {
 }
 
 impl Action {
+    /// The action in one word, as `--dedup` compares half-moves: its kind
+    /// (2 bits), then its letters a byte each and its hexes two: the
+    /// piece, the hexes, the kind of separator (any dash is a move, `×` and
+    /// `*` a capture), the captured piece, the promotion. Two actions have
+    /// the same key when they are the same move however their separators
+    /// are spelled. What [`crate::Pass::main_line`] is handed.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Action, Hex, Sep};
+    /// let capture = |times, to: &[u8]| Action::Move {
+    ///     piece: None,
+    ///     from: Hex::parse(b"E13").unwrap(),
+    ///     sep: Sep::Capture { times },
+    ///     captured: None,
+    ///     to: Hex::parse(to).unwrap(),
+    ///     promotion: None,
+    /// };
+    /// assert_eq!(capture(true, b"F16").key(), capture(false, b"F16").key());
+    /// assert_ne!(capture(false, b"F16").key(), capture(false, b"D16").key());
+    /// ```
+    #[inline]
+    pub fn key(&self) -> u64 {
+        let letter = |g: Option<Glyph>| u64::from(g.map_or(0, |g| g.letter));
+        let hex = |h: Hex| u64::from(h.column_index() as u8) << 8 | u64::from(h.line());
+        match *self {
+            Action::Move {
+                piece,
+                from,
+                sep,
+                captured,
+                to,
+                promotion,
+            } => {
+                let sep: u64 = match sep {
+                    Sep::Move(_) => 0,
+                    Sep::Capture { .. } => 1,
+                    Sep::At => 2,
+                    Sep::AtAt => 3,
+                };
+                let promotion = match promotion {
+                    None => 0,
+                    Some(None) => u64::from(b'&'),
+                    Some(Some(g)) => u64::from(g.letter),
+                };
+                letter(piece) << 2
+                    | hex(from) << 10
+                    | sep << 26
+                    | letter(captured) << 28
+                    | hex(to) << 36
+                    | promotion << 52
+            }
+            Action::Castling { prefix, suffix, .. } => {
+                1 | u64::from(prefix[0].letter) << 2
+                    | u64::from(prefix[1].letter) << 10
+                    | u64::from(prefix[2].letter) << 18
+                    | u64::from(u32::from_le_bytes(suffix)) << 26
+            }
+            Action::ForcedPromotion { at, piece } => 2 | hex(at) << 2 | letter(Some(piece)) << 18,
+        }
+    }
+
     /// The separator of a plain move.
     #[inline]
     pub(crate) fn separator(&self) -> Option<Sep> {

@@ -165,9 +165,7 @@ impl Chain {
         ask!(c.verify);
         ask!(c.select);
         for s in &mut c.extra {
-            // The select slot's own bits are no other pass's, even one
-            // that asks for `Interest::ALL`.
-            s.wants = s.pass.interest(cx).without(Interest::SELECT_ONLY);
+            s.wants = s.pass.interest(cx);
             note(s.wants, s.pass.only_respells_separators());
         }
         (self.wanted, self.needed, self.respells) = (wanted, needed, respells);
@@ -231,48 +229,50 @@ impl Chain {
         Flow::Keep
     }
 
-    /// Does the select slot read the main line?
+    /// Does a pass read the main line ([`Interest::MAIN_LINE`])?
     #[inline]
     pub fn wants_main_line(&self) -> bool {
-        self.wanted.intersects(Interest::MAIN_LINE)
+        self.wanted
+            .intersects(Interest::MAIN_LINE.union(Interest::MAIN_LINE_MOVES))
     }
 
-    /// Does the select slot read the main line's half-moves, not only
-    /// the text of those the span path copies?
+    /// Does a pass read the main line's half-moves themselves
+    /// ([`Interest::MAIN_LINE_MOVES`]), so that no move line is copied?
     #[inline]
     pub fn wants_main_line_moves(&self) -> bool {
         self.wanted.intersects(Interest::MAIN_LINE_MOVES)
     }
 
     /// A half-move as it will be written, once every pass has had it, at
-    /// variation `depth`: the main line's are read by the built-in select
-    /// slot alone, without the copy and compare a pass that may rewrite
-    /// the move costs.
+    /// variation `depth`, for the passes that read the main line.
     #[inline]
     pub fn main_line_move(&mut self, mv: &HalfMove, depth: u32) {
-        if self.wants_main_line() {
-            self.select_main_line_move(mv, depth);
+        if self.wants_main_line() && depth == 0 {
+            self.hand_main_line_move(mv);
         }
     }
 
-    /// Off the reader's hot path, which stays as it was without a select.
+    /// Off the reader's hot path, which stays as it was without a pass
+    /// that reads the main line.
     #[cold]
     #[inline(never)]
-    fn select_main_line_move(&mut self, mv: &HalfMove, depth: u32) {
-        if let (Some(s), 0) = (&mut self.select, depth) {
-            s.pass.main_line_move(mv);
-        }
+    fn hand_main_line_move(&mut self, mv: &HalfMove) {
+        let main_line = Interest::MAIN_LINE.union(Interest::MAIN_LINE_MOVES);
+        each_pass!(&mut *self, |p, w| if w.intersects(main_line) {
+            p.main_line_move(mv);
+        });
     }
 
-    /// Main-line half-moves the span path reads and no pass takes, as
-    /// the words of their actions ([`Select::main_line_words`]).
+    /// Main-line half-moves that no pass takes, as their keys
+    /// ([`Action::key`]): those the reader copies without laying a
+    /// `HalfMove` out.
     ///
-    /// [`Select::main_line_words`]: super::select::Select::main_line_words
+    /// [`Action::key`]: crate::Action::key
     #[inline(never)]
-    pub fn main_line_words(&mut self, words: &[u64]) {
-        if let Some(s) = &mut self.select {
-            s.pass.main_line_words(words);
-        }
+    pub fn main_line(&mut self, keys: &[u64]) {
+        each_pass!(&mut *self, |p, w| if w.intersects(Interest::MAIN_LINE) {
+            p.main_line(keys);
+        });
     }
 
     pub fn comment(&mut self, text: &mut [u8], cx: &mut Context) -> Flow {
@@ -291,6 +291,17 @@ impl Chain {
             return Flow::Drop;
         });
         Flow::Keep
+    }
+
+    /// The game's `--dedup` key, with the result `written` when it counts.
+    pub fn dedup_key(&self, written: Option<Outcome>) -> Option<u128> {
+        let s = self.select.as_ref()?;
+        s.pass.dedup.as_ref().map(|d| d.key(written))
+    }
+
+    /// The game's verdict (see [`Pass::verdict`]).
+    pub fn verdict(&mut self, left_out: bool, cx: &Context) {
+        each_pass!(&mut *self, |p, _w| p.verdict(left_out, cx));
     }
 
     pub fn end_game(&mut self, result: Option<Outcome>, cx: &mut Context) {

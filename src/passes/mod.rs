@@ -21,7 +21,7 @@ pub use select::{Reaches, SelectError, SelectPlies, SelectTags, TagPattern};
 pub use variations::DropVariations;
 
 pub(crate) use chain::{Chain, Slot};
-pub(crate) use select::{word, DedupKey, Select};
+pub(crate) use select::{DedupKey, Select};
 
 /// The six built-in passes, in chain order (the names of
 /// [`crate::PASS_NAMES`]).

@@ -65,19 +65,20 @@ impl Interest {
     /// Tags but `Variant`, `Redefine`, `Result` (and the PDTL, which comes
     /// as [`Pass::setup`]), which every pass gets.
     pub const TAGS: Interest = Interest(16);
-    /// Everything.
-    pub const ALL: Interest = Interest(u32::MAX);
-    /// The built-in select slot's: the main line as written, read-only
-    /// (`Chain::main_line_move`, or `Chain::main_line_words` where the
-    /// span path copies a move).
-    pub(crate) const MAIN_LINE: Interest = Interest(8);
-    /// The built-in select slot's: the main line's half-moves themselves,
-    /// not only the words the span path makes of those it copies (the
-    /// span path then copies no move line).
-    pub(crate) const MAIN_LINE_MOVES: Interest = Interest(32);
-    /// What only the built-in select slot asks for.
-    pub(crate) const SELECT_ONLY: Interest =
-        Interest(Interest::MAIN_LINE.0 | Interest::MAIN_LINE_MOVES.0);
+    /// Every item: tags, half-moves, comments, variations (not the
+    /// read-only main line of [`Interest::MAIN_LINE`], which is asked for
+    /// by name).
+    pub const ALL: Interest = Interest(!(Interest::MAIN_LINE.0 | Interest::MAIN_LINE_MOVES.0));
+    /// The main line as it will be written, read-only, once every pass
+    /// has had it: the keys of its half-moves ([`Action::key`]), in order, through
+    /// [`Pass::main_line`]. The reader still copies the move lines it may
+    /// copy, and hands their keys on without laying a [`HalfMove`] out
+    /// (`--dedup` and `--plies` read the main line so).
+    pub const MAIN_LINE: Interest = Interest(8);
+    /// The main line's half-moves themselves, read-only, through
+    /// [`Pass::main_line_move`]: the reader then copies no move line, and
+    /// makes a [`HalfMove`] of each (`--reaches` replays them so).
+    pub const MAIN_LINE_MOVES: Interest = Interest(32);
 
     /// The half-moves whose text holds any of `traits`.
     pub const fn moves_with(traits: Traits) -> Interest {
@@ -472,4 +473,44 @@ pub trait Pass: Send {
 
     /// The game ends.
     fn end_game(&mut self, _cx: &mut Context) {}
+
+    /// With [`Interest::MAIN_LINE`]: the next main-line half-moves as they
+    /// will be written, a few at a time, as their keys ([`Action::key`]:
+    /// what `--dedup` compares, 8 bytes a move, made from what the reader
+    /// parsed of a move line it copies).
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Context, FilterBuilder, Interest, Pass};
+    /// use std::collections::HashSet;
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// /// Counts the distinct moves of the main lines, read-only.
+    /// struct Distinct(Arc<Mutex<HashSet<u64>>>);
+    /// impl Pass for Distinct {
+    ///     fn name(&self) -> &'static str { "distinct" }
+    ///     fn interest(&self, _cx: &Context) -> Interest { Interest::MAIN_LINE }
+    ///     fn main_line(&mut self, keys: &[u64]) {
+    ///         self.0.lock().unwrap().extend(keys);
+    ///     }
+    /// }
+    /// let seen = Arc::new(Mutex::new(HashSet::new()));
+    /// let mut f = FilterBuilder::new().pass(Box::new(Distinct(Arc::clone(&seen)))).build();
+    /// // The variation is not the main line; `×` and `*` are both a capture.
+    /// f.filter_bytes(b"1. E7-E13, E21-E15\n2. E13\xc3\x97E15 (2. F8-F12)\n\
+    ///                  1. E7-E13, E21-E15\n2. E13*E15:\n");
+    /// assert_eq!(seen.lock().unwrap().len(), 3);
+    /// ```
+    fn main_line(&mut self, _keys: &[u64]) {}
+
+    /// With [`Interest::MAIN_LINE_MOVES`]: the next main-line half-move as
+    /// it will be written (by default, its key to [`Pass::main_line`]).
+    fn main_line_move(&mut self, mv: &HalfMove) {
+        self.main_line(&[mv.action.key()]);
+    }
+
+    /// The game's verdict, once every pass has ended it and the run has
+    /// decided: `left_out` whether it is left out (by a pass, or as a
+    /// duplicate), `cx.has_error()` whether it is rejected; else it is
+    /// written.
+    fn verdict(&mut self, _left_out: bool, _cx: &Context) {}
 }

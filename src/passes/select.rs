@@ -9,7 +9,7 @@
 //! [`Context::leave_out`], and the reader counts it in the report.
 
 use super::pass::{Context, Flow, Interest, LeftOut, Pass, Tag};
-use crate::grammar::model::{Action, Glyph, HalfMove, Outcome, Sep};
+use crate::grammar::model::{HalfMove, Outcome};
 use crate::ledger::Ledger;
 use crate::pdtl::Pdtl;
 use crate::verify::{Position, Replay, INITIAL_PDTL};
@@ -481,13 +481,13 @@ impl Pass for Reaches {
 /// comments, variations and the layout are left out. Kept as a 128-bit
 /// hash per game ([`DedupKey::key`]).
 ///
-/// Each move comes as a word ([`word`]) made from its action, which every
-/// path of the reader has, the span path's too: no move is laid out or
-/// read again for it.
+/// Each move comes as its key ([`Action::key`]), made from its action,
+/// which every path of the reader has, the span path's too: no move is
+/// laid out or read again for it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DedupKey {
     start: Vec<u8>,
-    /// One word per half-move ([`word`]), hashed little-endian.
+    /// One key per half-move ([`Action::key`]), hashed little-endian.
     moves: Vec<u64>,
 }
 
@@ -516,54 +516,10 @@ impl DedupKey {
         }
     }
 
-    /// The next main-line half-moves, as [`word`]s.
+    /// The next main-line half-moves, by their keys ([`Action::key`]).
     #[inline]
-    fn see(&mut self, words: &[u64]) {
-        self.moves.extend_from_slice(words);
-    }
-}
-
-/// What `--dedup` compares of a half-move's `action` (see [`DedupKey`])
-/// in one word: the kind of action (2 bits), then its letters a byte each
-/// and its hexes two.
-#[inline]
-pub(crate) fn word(action: &Action) -> u64 {
-    let letter = |g: Option<Glyph>| u64::from(g.map_or(0, |g| g.letter));
-    let hex = |h: crate::Hex| u64::from(h.column_index() as u8) << 8 | u64::from(h.line());
-    match *action {
-        Action::Move {
-            piece,
-            from,
-            sep,
-            captured,
-            to,
-            promotion,
-        } => {
-            let sep: u64 = match sep {
-                Sep::Move(_) => 0,
-                Sep::Capture { .. } => 1,
-                Sep::At => 2,
-                Sep::AtAt => 3,
-            };
-            let promotion = match promotion {
-                None => 0,
-                Some(None) => u64::from(b'&'),
-                Some(Some(g)) => u64::from(g.letter),
-            };
-            letter(piece) << 2
-                | hex(from) << 10
-                | sep << 26
-                | letter(captured) << 28
-                | hex(to) << 36
-                | promotion << 52
-        }
-        Action::Castling { prefix, suffix, .. } => {
-            1 | u64::from(prefix[0].letter) << 2
-                | u64::from(prefix[1].letter) << 10
-                | u64::from(prefix[2].letter) << 18
-                | u64::from(u32::from_le_bytes(suffix)) << 26
-        }
-        Action::ForcedPromotion { at, piece } => 2 | hex(at) << 2 | letter(Some(piece)) << 18,
+    fn see(&mut self, keys: &[u64]) {
+        self.moves.extend_from_slice(keys);
     }
 }
 
@@ -571,10 +527,11 @@ pub(crate) fn word(action: &Action) -> u64 {
 /// dynamic dispatch, in the order tag, plies, position: a game left out by
 /// one is counted under the first that leaves it out, and once its tags
 /// fail, none of its moves is looked at. It reads the main line as written
-/// (the reader hands it each half-move after the chain, read-only), not
-/// as a pass that may rewrite it, which costs a copy and a compare a move;
-/// and, but for [`Reaches`], which replays the moves, it reads the moves
-/// the span path copies as their actions ([`Select::main_line_words`]).
+/// ([`Interest::MAIN_LINE`]: the reader hands it each half-move after the
+/// chain, read-only), not as a pass that may rewrite it, which costs a
+/// copy and a compare a move; and, but for [`Reaches`], which replays the
+/// half-moves themselves, as the keys of the moves the span path copies
+/// ([`Pass::main_line`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Select {
     pub tags: Option<SelectTags>,
@@ -611,44 +568,13 @@ impl Select {
     }
 }
 
-impl Select {
-    /// A main-line half-move as written (see [`super::Chain::main_line_move`]).
-    #[inline]
-    pub fn main_line_move(&mut self, mv: &HalfMove) {
-        if let Some(p) = &mut self.plies {
-            p.see(1);
-        }
-        if let Some(p) = &mut self.reaches {
-            p.see(mv);
-        }
-        if let Some(p) = &mut self.dedup {
-            p.see(&[word(&mv.action)]);
-        }
-    }
-
-    /// Main-line half-moves read on the span path and not handed to the
-    /// passes, as [`word`]s. Never with [`Reaches`], which replays the
-    /// half-moves themselves.
-    #[inline]
-    pub fn main_line_words(&mut self, words: &[u64]) {
-        debug_assert!(self.reaches.is_none());
-        if let Some(p) = &mut self.plies {
-            p.see(words.len());
-        }
-        if let Some(p) = &mut self.dedup {
-            p.see(words);
-        }
-    }
-}
-
 impl Pass for Select {
     fn name(&self) -> &'static str {
         "select"
     }
 
-    /// The main line, through [`Select::main_line_move`] (or, but for
-    /// `--reaches`, [`Select::main_line_words`]), when something reads it
-    /// and the tags hold.
+    /// The main line, when something reads it and the tags hold: as
+    /// whole half-moves for `--reaches`, else as keys.
     fn interest(&self, _cx: &Context) -> Interest {
         // The tags, to match them (asked as the game begins); then the main
         // line, unless the tags already leave the game out.
@@ -702,6 +628,26 @@ impl Pass for Select {
         }
         if let Some(p) = &mut self.dedup {
             p.setup(pdtl);
+        }
+    }
+
+    /// A main-line half-move as written.
+    fn main_line_move(&mut self, mv: &HalfMove) {
+        if let Some(p) = &mut self.reaches {
+            p.see(mv);
+        }
+        self.main_line(&[mv.action.key()]);
+    }
+
+    /// Main-line half-moves no pass took, by their keys. Never with
+    /// [`Reaches`], which replays the half-moves themselves
+    /// ([`Interest::MAIN_LINE_MOVES`]).
+    fn main_line(&mut self, keys: &[u64]) {
+        if let Some(p) = &mut self.plies {
+            p.see(keys.len());
+        }
+        if let Some(p) = &mut self.dedup {
+            p.see(keys);
         }
     }
 

@@ -19,7 +19,7 @@ use crate::grammar::game_start::is_blank;
 use crate::grammar::half_move::{self, Traits, Window};
 use crate::grammar::model::{Action, Check, HalfMove, Sep, Side, Text};
 use crate::grammar::token::decimal_at;
-use crate::passes::{word, Flow};
+use crate::passes::Flow;
 
 impl Reading<'_> {
     /// Among the tags of a game under way, which no pass but the writer
@@ -280,8 +280,8 @@ impl Reading<'_> {
         let (mut pairs, mut first, mut last, mut black) = (0, 0, i, i);
         let mut unicode = false;
         let mut alone = None;
-        // With `SELECT`, the moves' words not yet handed on.
-        let mut words = [0u64; 16];
+        // With `SELECT`, the moves' keys not yet handed on.
+        let mut keys = [0u64; 16];
         let mut held = 0;
         let end = from + text.len() as u64;
 
@@ -299,12 +299,12 @@ impl Reading<'_> {
                 Some(b) if !line.marked && !line.mates() && (canonical || respelled) => {
                     unicode |= !canonical;
                     if SELECT {
-                        if held == words.len() {
-                            self.f.chain.main_line_words(&words);
+                        if held == keys.len() {
+                            self.f.chain.main_line(&keys);
                             held = 0;
                         }
-                        words[held] = word(&line.white.parsed.action);
-                        words[held + 1] = word(&b.parsed.action);
+                        keys[held] = line.white.parsed.action.key();
+                        keys[held + 1] = b.parsed.action.key();
                         held += 2;
                     }
                     if pairs == 0 {
@@ -321,7 +321,7 @@ impl Reading<'_> {
             }
         }
         if SELECT && held > 0 {
-            self.f.chain.main_line_words(&words[..held]);
+            self.f.chain.main_line(&keys[..held]);
         }
         let at = |k: usize| from + k as u64;
         if pairs > 0 {
@@ -441,7 +441,7 @@ impl Reading<'_> {
     /// select slot.
     #[inline(never)]
     fn select_reads(&mut self, action: &Action) {
-        self.f.chain.main_line_words(&[word(action)]);
+        self.f.chain.main_line(&[action.key()]);
     }
 
     /// The moves of a move line read alone, `line`, for the select slot:
@@ -457,13 +457,10 @@ impl Reading<'_> {
         whole: bool,
     ) {
         if !needed {
-            let white = word(&line.white.parsed.action);
+            let white = line.white.parsed.action.key();
             match &line.black {
-                Some(b) => self
-                    .f
-                    .chain
-                    .main_line_words(&[white, word(&b.parsed.action)]),
-                None => self.f.chain.main_line_words(&[white]),
+                Some(b) => self.f.chain.main_line(&[white, b.parsed.action.key()]),
+                None => self.f.chain.main_line(&[white]),
             }
         } else if whole {
             for p in read.iter().flatten() {

@@ -52,19 +52,15 @@ pub struct GameEnd<'a> {
     pub position: &'a Position,
     /// Every half-move of the line was coherent.
     pub coherent: bool,
-    /// An error (from any pass or the reader) rejects the game: every one
-    /// of the game's with the filter's own verify, which calls back at the
-    /// verdict; the errors so far with a `Verify` added as a pass (not
-    /// those found after the passes, as a `--strict` warning about a
-    /// variation). A variation game is rejected when it does not replay.
+    /// An error (from any pass or the reader) rejects the game (the
+    /// callback waits for the game's verdict, [`crate::Pass::verdict`]).
+    /// A variation game is rejected when it does not replay.
     pub rejected: bool,
     /// Half-moves played (the coherent ones).
     pub half_moves: u32,
     /// The game is left out whole (`--dedup`, `--tag`, ...: see
-    /// [`crate::LeftOut`]): known only when the pass is the filter's own
-    /// ([`crate::FilterBuilder::verify`]), whose callback waits for the
-    /// verdict; a `Verify` added with [`crate::FilterBuilder::pass`] calls
-    /// back as the game ends, when it is not known yet (`false`).
+    /// [`crate::LeftOut`]), by the filter's own verify
+    /// ([`crate::FilterBuilder::verify`]) or one added as a pass alike.
     pub left_out: bool,
     /// The game's first line (see [`Context::game_start`]): the line
     /// ndjson's `line` and the diagnostics about the whole game name too;
@@ -137,9 +133,6 @@ pub struct Verify {
     /// Read the `Id` tag for the callback ([`Verify::read_ids`]).
     read_ids: bool,
     id: Option<String>,
-    /// The filter's own verify: the callback waits for the game's verdict
-    /// ([`Verify::game_verdict`]).
-    pub(crate) deferred: bool,
 }
 
 impl Default for Verify {
@@ -170,7 +163,6 @@ impl Verify {
             incoherent: None,
             read_ids: false,
             id: None,
-            deferred: false,
         }
     }
 
@@ -180,11 +172,6 @@ impl Verify {
     pub fn read_ids(mut self, yes: bool) -> Verify {
         self.read_ids = yes;
         self
-    }
-
-    /// The game's verdict is known (the filter's own verify): calls back.
-    pub(crate) fn game_verdict(&self, cx: &Context, left_out: bool) {
-        self.call_back(cx, left_out);
     }
 
     fn call_back(&self, cx: &Context, left_out: bool) {
@@ -319,10 +306,9 @@ impl Pass for Verify {
         Flow::Keep
     }
 
-    fn end_game(&mut self, cx: &mut Context) {
-        if !self.deferred {
-            self.call_back(cx, false);
-        }
+    /// The callback waits for the verdict: whether the game is left out.
+    fn verdict(&mut self, left_out: bool, cx: &Context) {
+        self.call_back(cx, left_out);
     }
 }
 
