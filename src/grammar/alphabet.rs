@@ -67,13 +67,13 @@ pub fn standard_for(alt: u8) -> Option<u8> {
 
 /// Letters that may stand for a piece somewhere: standard or alternative.
 #[inline]
-pub(crate) fn is_piece_letter(c: u8) -> bool {
+pub(crate) const fn is_piece_letter(c: u8) -> bool {
     matches!(c.wrapping_sub(b'A'), i @ 0..=25 if PIECE_OF[i as usize] != 0)
 }
 
 /// Is `c` a standard piece letter?
 #[inline]
-pub(crate) fn is_standard_letter(c: u8) -> bool {
+pub(crate) const fn is_standard_letter(c: u8) -> bool {
     matches!(c.wrapping_sub(b'A'), i @ 0..=25 if PIECE_OF[i as usize] == c)
 }
 

@@ -199,13 +199,14 @@ impl Hex {
         Hex::on_line(line as u8).nth(k).unwrap()
     }
 
-    /// The hexes of a cross-line, in column order, as a slice (empty past
-    /// line 28): the same as [`Hex::on_line`], without iterating.
+    /// The dense indices of a cross-line's hexes, in column order (empty
+    /// past line 28): they lie side by side, as the index runs by line,
+    /// then column.
     #[inline]
-    pub(crate) fn line_hexes(line: u8) -> &'static [Hex] {
-        match LINE_HEXES.get(line as usize) {
-            Some((hexes, n)) => &hexes[..*n as usize],
-            None => &[],
+    pub(crate) fn line_indices(line: u8) -> std::ops::Range<usize> {
+        match LINE_START.get(line as usize..line as usize + 2) {
+            Some(&[start, end]) => start as usize..end as usize,
+            _ => 0..0,
         }
     }
 
@@ -271,48 +272,24 @@ pub fn hexes_on_line(line: u8) -> usize {
     Hex::on_line(line).count()
 }
 
-/// First dense index of each line.
-const LINE_START: [u8; 29] = {
-    let mut starts = [0u8; 29];
+/// First dense index of each line, and past the last ([`Hex::COUNT`]).
+const LINE_START: [u8; 30] = {
+    let mut starts = [0u8; 30];
     let mut line = 0;
     let mut acc = 0u8;
     while line < 29 {
         starts[line] = acc;
         let mut col = 0;
         while col < 15 {
-            let d = if col > 7 { col - 7 } else { 7 - col };
-            let (lo, hi) = (d as u8, 28 - d as u8);
-            let l = line as u8;
-            if l >= lo && l <= hi && (l - lo).is_multiple_of(2) {
+            if LINES_OF[col] & (1 << line) != 0 {
                 acc += 1;
             }
             col += 1;
         }
         line += 1;
     }
+    starts[29] = acc;
     starts
-};
-
-/// The hexes of each line, in column order, and how many there are.
-const LINE_HEXES: [([Hex; 15], u8); 29] = {
-    let mut t = [([Hex { col: 0, line: 0 }; 15], 0u8); 29];
-    let mut line = 0;
-    while line < 29 {
-        let mut col = 0;
-        while col < 15 {
-            if LINES_OF[col] & (1 << line) != 0 {
-                let n = t[line].1 as usize;
-                t[line].0[n] = Hex {
-                    col: col as u8,
-                    line: line as u8,
-                };
-                t[line].1 += 1;
-            }
-            col += 1;
-        }
-        line += 1;
-    }
-    t
 };
 
 /// [`Hex::index`] of each (column, line) on the board.
@@ -466,10 +443,12 @@ mod tests {
     }
 
     #[test]
-    fn line_slices_match_the_iterator() {
+    fn line_indices_match_the_iterator() {
         for line in 0..32u8 {
             assert_eq!(
-                Hex::line_hexes(line),
+                Hex::line_indices(line)
+                    .map(Hex::from_index)
+                    .collect::<Vec<_>>(),
                 Hex::on_line(line).collect::<Vec<_>>()
             );
         }

@@ -73,6 +73,12 @@ impl Glyph {
         Glyph { letter, fan: None }
     }
 
+    /// A standard letter, not a figurine ([`STANDARD_LETTERS`]).
+    #[inline]
+    pub(crate) fn is_standard_letter(self) -> bool {
+        self.fan.is_none() && crate::grammar::alphabet::is_standard_letter(self.letter)
+    }
+
     /// Appends the glyph as written (letter, or figurine if still FAN).
     #[inline]
     pub fn write_to(self, out: &mut Vec<u8>) {

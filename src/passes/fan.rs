@@ -48,6 +48,9 @@ impl Pass for FanToLetters {
     }
 
     fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
+        if pdtl.has_standard_glyphs() {
+            return;
+        }
         let at = pdtl.pos;
         for g in pdtl.glyphs_mut() {
             if g.fan.take().is_some() {

@@ -60,6 +60,9 @@ impl Pass for UndoRedefine {
         // Without a Redefine tag only an alternative letter has anything to
         // say (which Redefine it needs); standard letters stand.
         let redefined = !cx.redefine.is_empty();
+        if !redefined && pdtl.has_standard_glyphs() {
+            return;
+        }
         // (`for_each`: a chained iterator's own loop, one for each part.)
         pdtl.glyphs_mut().for_each(|g| {
             if redefined || !is_standard_letter(g.letter) {

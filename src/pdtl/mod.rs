@@ -40,27 +40,16 @@ impl Default for Board {
 }
 
 impl Board {
-    /// The contents of a cross-line's hexes, in column order: they lie
-    /// side by side, as the dense index runs by line, then column.
+    /// The contents of a cross-line's hexes, in column order.
+    #[inline]
     pub(super) fn line(&self, line: u8) -> &[Option<Piece>] {
-        match Hex::line_hexes(line) {
-            hexes @ [first, ..] => {
-                let start = first.index();
-                &self.0[start..start + hexes.len()]
-            }
-            [] => &[],
-        }
+        &self.0[Hex::line_indices(line)]
     }
 
     /// The cells of line `line`, in column order, to set.
+    #[inline]
     pub(super) fn line_mut(&mut self, line: u8) -> &mut [Option<Piece>] {
-        match Hex::line_hexes(line) {
-            hexes @ [first, ..] => {
-                let start = first.index();
-                &mut self.0[start..start + hexes.len()]
-            }
-            [] => &mut [],
-        }
+        &mut self.0[Hex::line_indices(line)]
     }
 
     /// Every occupied hex and its piece, line by line from line 0.
@@ -105,6 +94,16 @@ pub enum CastleMark {
     Moved,
 }
 
+impl CastleMark {
+    /// A dash, or a standard letter.
+    pub(super) fn is_standard(&self) -> bool {
+        match self {
+            CastleMark::Piece(p) => p.glyph.is_standard_letter(),
+            CastleMark::Moved => true,
+        }
+    }
+}
+
 /// The en passant / scornful pawn field.
 ///
 /// ```
@@ -135,9 +134,18 @@ pub enum EnPassant {
 /// p.write_to(&mut out);
 /// assert_eq!(out, b"/27:1k/1:DK/0:V/ b KRrkr - 2 ?");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Pdtl {
     pub(super) board: Board,
+    /// Every glyph is a standard letter (no alternative letter, no
+    /// figurine), as parsed or made: the passes that rewrite glyphs then
+    /// have nothing to look at. [`Pdtl::glyphs_mut`] clears it; not part of
+    /// equality.
+    pub(super) standard_glyphs: bool,
+    /// The board's text as read (up to the space before the turn), when it
+    /// is what [`Pdtl::write_to`] writes: then copied, not laid out again.
+    /// [`Pdtl::glyphs_mut`] clears it; not part of equality.
+    pub(super) board_as_read: Option<Box<[u8]>>,
     /// Side to move.
     pub turn: Side,
     pub(super) castling: [CastleMark; 6],
@@ -151,6 +159,20 @@ pub struct Pdtl {
     /// Where the tag is in the input.
     pub pos: Pos,
 }
+
+impl PartialEq for Pdtl {
+    fn eq(&self, other: &Pdtl) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling() == other.castling()
+            && self.en_passant == other.en_passant
+            && self.halfmove == other.halfmove
+            && self.number == other.number
+            && self.pos == other.pos
+    }
+}
+
+impl Eq for Pdtl {}
 
 /// A fault in a PDTL value: byte offset into the value, and what is wrong.
 ///
@@ -224,13 +246,17 @@ impl Pdtl {
             castling.len()
         );
         let mut board = Board::default();
+        let mut standard_glyphs = castling.iter().all(CastleMark::is_standard);
         for (hex, piece) in pieces {
+            standard_glyphs &= piece.glyph.is_standard_letter();
             board[hex] = Some(piece);
         }
         let mut marks = [CastleMark::Moved; 6];
         marks[..castling.len()].copy_from_slice(castling);
         Pdtl {
             board,
+            standard_glyphs,
+            board_as_read: None,
             turn,
             castling: marks,
             castling_len: castling.len() as u8,
@@ -256,8 +282,17 @@ impl Pdtl {
         &self.castling[..self.castling_len as usize]
     }
 
+    /// Is every glyph a standard letter, as parsed or made (none has been
+    /// handed out to rewrite since)?
+    #[inline]
+    pub(crate) fn has_standard_glyphs(&self) -> bool {
+        self.standard_glyphs
+    }
+
     /// Every glyph (board and castling field), for passes that rewrite letters.
     pub fn glyphs_mut(&mut self) -> impl Iterator<Item = &mut Glyph> {
+        self.standard_glyphs = false;
+        self.board_as_read = None;
         let n = self.castling_len as usize;
         self.board
             .iter_mut()

@@ -4,7 +4,7 @@
 
 use super::{Board, CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 use crate::diag::Pos;
-use crate::grammar::alphabet::is_piece_letter;
+use crate::grammar::alphabet::{is_piece_letter, is_standard_letter};
 use crate::grammar::hex::Hex;
 use crate::grammar::model::{decode_figurine, Dash, Glyph, Side};
 use crate::grammar::token::decimal_at;
@@ -37,21 +37,39 @@ fn note(
 fn piece_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
     let c = *b.get(i)?;
     if c.is_ascii_alphabetic() {
-        let side = if c.is_ascii_uppercase() {
-            Side::White
-        } else {
-            Side::Black
-        };
-        return Some((
-            Piece {
-                glyph: Glyph::letter(c.to_ascii_uppercase()),
-                side,
-            },
-            1,
-        ));
+        return Some((letter_piece(c), 1));
     }
     figurine_at(b, i)
 }
+
+/// The piece a letter names: its upper case, White when written so.
+const fn letter_piece(c: u8) -> Piece {
+    let side = if c.is_ascii_uppercase() {
+        Side::White
+    } else {
+        Side::Black
+    };
+    Piece {
+        glyph: Glyph::letter(c.to_ascii_uppercase()),
+        side,
+    }
+}
+
+/// Each byte's piece where it is a piece letter (standard or alternative,
+/// either case), and whether the letter is standard: a line's content is
+/// read a table lookup a byte.
+const PIECE_OF_BYTE: [Option<(Piece, bool)>; 256] = {
+    let mut t = [None; 256];
+    let mut c = 0;
+    while c < 256 {
+        let upper = (c as u8).to_ascii_uppercase();
+        if (c as u8).is_ascii_alphabetic() && is_piece_letter(upper) {
+            t[c] = Some((letter_piece(c as u8), is_standard_letter(upper)));
+        }
+        c += 1;
+    }
+    t
+};
 
 #[cold]
 fn figurine_at(b: &[u8], i: usize) -> Option<(Piece, usize)> {
@@ -128,7 +146,7 @@ impl Pdtl {
     /// ```
     pub fn parse_with_warnings(value: &str) -> Result<(Pdtl, Vec<PdtlWarning>), PdtlError> {
         let mut warnings = Warnings::new();
-        let (board, i) = parse_board(value.as_bytes(), &mut warnings)?;
+        let (read, i) = parse_board(value.as_bytes(), &mut warnings)?;
         let fields_at = i;
         let mut fields = value[i..].split(' ').filter(|f| !f.is_empty());
         let offset_of = |f: &str| f.as_ptr() as usize - value.as_ptr() as usize;
@@ -209,7 +227,9 @@ impl Pdtl {
         }
         Ok((
             Pdtl {
-                board,
+                board: read.board,
+                standard_glyphs: read.standard && castling.iter().all(CastleMark::is_standard),
+                board_as_read: read.canonical.then(|| value.as_bytes()[..i].into()),
                 turn,
                 castling,
                 castling_len,
@@ -226,8 +246,12 @@ impl Pdtl {
 /// The position: its lines, `N:content/` each, from the leading `/` up to
 /// the space before the turn, lines out of order noted in `warnings`: the
 /// board, and where the fields after it start.
-fn parse_board(b: &[u8], warnings: &mut Warnings) -> Result<(Board, usize), PdtlError> {
-    let mut board = Board::default();
+fn parse_board(b: &[u8], warnings: &mut Warnings) -> Result<(BoardRead, usize), PdtlError> {
+    let mut read = BoardRead {
+        board: Board::default(),
+        standard: true,
+        canonical: true,
+    };
     let mut i = 0;
     if b.first() != Some(&b'/') {
         return fail(
@@ -247,6 +271,7 @@ fn parse_board(b: &[u8], warnings: &mut Warnings) -> Result<(Board, usize), Pdtl
         let Some((line, n)) = number_at(b, i) else {
             return fail(i, "expected a line number, like 28:");
         };
+        read.canonical &= is_canonical_number(b, start, n);
         i += n;
         if line > 28 {
             return fail(
@@ -263,13 +288,14 @@ fn parse_board(b: &[u8], warnings: &mut Warnings) -> Result<(Board, usize), Pdtl
         seen |= 1 << line;
         if let Some(p) = previous.filter(|&p| line > p && disorder.is_none()) {
             disorder = Some((start, line, p));
+            read.canonical = false;
         }
         previous = Some(line);
         if b.get(i) != Some(&b':') {
             return fail(i, format!("expected : after the line number {line}"));
         }
         i += 1;
-        i = parse_line(b, i, line, &mut board, &mut kings)?;
+        i = parse_line(b, i, line, &mut read, &mut kings)?;
         i += 1; // the closing slash
     }
     if let Some(message) = missing_kings(kings) {
@@ -283,60 +309,74 @@ fn parse_board(b: &[u8], warnings: &mut Warnings) -> Result<(Board, usize), Pdtl
             "written in order",
         );
     }
-    Ok((board, i))
+    Ok((read, i))
+}
+
+/// A board as read: with [`Pdtl::standard_glyphs`], and whether its text is
+/// what [`Pdtl::write_to`] writes (lines from 28 down, each with a piece,
+/// numbers without leading zeros, letters not figurines).
+struct BoardRead {
+    board: Board,
+    standard: bool,
+    canonical: bool,
+}
+
+/// The `n` digits at `b[i]` are a number as the writer writes it.
+#[inline(always)]
+fn is_canonical_number(b: &[u8], i: usize, n: usize) -> bool {
+    n == 1 || b[i] != b'0'
 }
 
 /// The hexes of line `line` as `b[i..]` describes them, up to its closing
-/// `/`: each piece set on `board`, each king counted in `kings`. Returns
-/// where the slash stands.
+/// `/`: each piece set on the board, each king counted in `kings`.
+/// Returns where the slash stands.
 fn parse_line(
     b: &[u8],
     mut i: usize,
     line: u32,
-    board: &mut Board,
+    read: &mut BoardRead,
     kings: &mut [u8; 2],
 ) -> Result<usize, PdtlError> {
-    let cells = board.line_mut(line as u8);
+    let cells = read.board.line_mut(line as u8);
     let mut k = 0usize;
+    let mut pieces = false;
     loop {
         let Some(&c) = b.get(i) else {
             return fail(i, "the position ends with / before the turn");
         };
-        let (p, n) = match c {
-            b'/' => break,
-            b'0'..=b'9' => {
-                // A count too long to read overruns the line all the same.
-                let (run, n) = number_at(b, i).unwrap_or((u32::MAX, 0));
-                if run == 0 {
-                    return fail(i, "an empty run is at least 1");
-                }
-                k = k.saturating_add(run as usize);
-                if k > cells.len() {
-                    return fail(
-                        i,
-                        format!(
-                            "line {line} has {} hexes; this run overruns it",
-                            cells.len()
-                        ),
-                    );
-                }
-                i += n;
-                continue;
+        let (p, n) = match PIECE_OF_BYTE[usize::from(c)] {
+            Some((p, is_standard)) => {
+                read.standard &= is_standard;
+                (p, 1)
             }
-            _ => match piece_at(b, i) {
-                Some(piece) => piece,
-                None => return fail(i, "expected a piece letter, a count of empty hexes, or /"),
+            None => match c {
+                b'/' => break,
+                b'0'..=b'9' => {
+                    // A count too long to read overruns the line all the same.
+                    let (run, n) = number_at(b, i).unwrap_or((u32::MAX, 0));
+                    if run == 0 {
+                        return fail(i, "an empty run is at least 1");
+                    }
+                    read.canonical &= is_canonical_number(b, i, n);
+                    k = k.saturating_add(run as usize);
+                    if k > cells.len() {
+                        return fail(
+                            i,
+                            format!(
+                                "line {line} has {} hexes; this run overruns it",
+                                cells.len()
+                            ),
+                        );
+                    }
+                    i += n;
+                    continue;
+                }
+                _ => {
+                    (read.standard, read.canonical) = (false, false);
+                    other_piece_at(b, i)?
+                }
             },
         };
-        if p.glyph.fan.is_none() && !is_piece_letter(p.glyph.letter) {
-            return fail(
-                i,
-                format!(
-                    "{} is not a piece letter: pieces are P E J N G R V D K (upper case White, lower case Black)",
-                    b[i] as char
-                ),
-            );
-        }
         let Some(cell) = cells.get_mut(k) else {
             return fail(i, format!("line {line} has only {} hexes", cells.len()));
         };
@@ -348,9 +388,12 @@ fn parse_line(
             }
         }
         *cell = Some(p);
+        pieces = true;
         k += 1;
         i += n;
     }
+    // The writer leaves a line without a piece out.
+    read.canonical &= pieces;
     let hexes = cells.len();
     if k != hexes {
         return fail(
@@ -362,6 +405,23 @@ fn parse_line(
         );
     }
     Ok(i)
+}
+
+/// A piece at `b[i]` that is no letter of [`PIECE_OF_BYTE`]: a figurine,
+/// or the fault.
+#[cold]
+fn other_piece_at(b: &[u8], i: usize) -> Result<(Piece, usize), PdtlError> {
+    match figurine_at(b, i) {
+        Some(piece) => Ok(piece),
+        None if b[i].is_ascii_alphabetic() => fail(
+            i,
+            format!(
+                "{} is not a piece letter: pieces are P E J N G R V D K (upper case White, lower case Black)",
+                b[i] as char
+            ),
+        ),
+        None => fail(i, "expected a piece letter, a count of empty hexes, or /"),
+    }
 }
 
 /// What a position lacks when it has no king of a side (`kings`: White's

@@ -1,9 +1,9 @@
 //! The unit tests of the PDTL: values parsed and written back, the faults
 //! refused, and the forms read with a warning.
 
-use super::{Pdtl, PdtlError};
+use super::{CastleMark, EnPassant, Pdtl, PdtlError, Piece};
 use crate::grammar::hex::Hex;
-use crate::grammar::model::Side;
+use crate::grammar::model::{Glyph, Side};
 
 const INITIAL: &str = "/28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/8:3P3/7:3PP3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ w RKRrkr - 0 1";
 
@@ -334,5 +334,90 @@ fn what_stays_ambiguous_is_an_error_inside_the_value() {
     ] {
         let e = error(value);
         assert_eq!((e.offset, e.message.as_str()), (offset, message), "{value}");
+    }
+}
+
+/// The board laid out from the pieces, as when no text is kept.
+fn laid_board(p: &Pdtl) -> Vec<u8> {
+    let mut out = Vec::new();
+    p.lay_board(&mut out);
+    out
+}
+
+#[test]
+fn a_board_copied_as_read_is_the_board_laid_out() {
+    let fields = " w - - 0 1";
+    for (board, copied) in [
+        ("/27:1k/1:DK/", true),
+        ("/28:v/27:dk/13:3P4/1:DK/0:V/", true),
+        ("/27:k1/22:pp2pp1/1:DK/", true),
+        ("/27:1k/14:7/1:DK/", false),   // a line without a piece
+        ("/27:01k/1:DK/", false),       // a count with a leading zero
+        ("/27:1k/01:DK/", false),       // a label with a leading zero
+        ("/1:DK/27:1k/", false),        // lines out of order
+        ("/27:1\u{265a}/1:DK/", false), // a figurine
+        ("/27:1k/13:2T5/1:DK/", true),  // an alternative letter, as read
+    ] {
+        let p = Pdtl::parse(&format!("{board}{fields}")).unwrap();
+        assert_eq!(p.board_as_read.is_some(), copied, "{board}");
+        if let Some(text) = &p.board_as_read {
+            assert_eq!(**text, *laid_board(&p), "{board}");
+        }
+    }
+}
+
+#[test]
+fn every_board_written_is_read_back_as_its_own_text() {
+    // Random boards (xorshift), written, read back: the text kept is the
+    // text laid out.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let letters = b"PEJNGRVDpejngrvd";
+    for _ in 0..2000 {
+        let mut pieces = vec![
+            (Hex::parse(b"G1").unwrap(), piece(b'K', Side::White)),
+            (Hex::parse(b"G27").unwrap(), piece(b'K', Side::Black)),
+        ];
+        let crowd = next() % 60;
+        for _ in 0..crowd {
+            let hex = Hex::from_index((next() % Hex::COUNT as u64) as usize);
+            let c = letters[(next() % letters.len() as u64) as usize];
+            let side = if c.is_ascii_uppercase() {
+                Side::White
+            } else {
+                Side::Black
+            };
+            if pieces.iter().all(|(h, _)| *h != hex) {
+                pieces.push((hex, piece(c.to_ascii_uppercase(), side)));
+            }
+        }
+        let made = Pdtl::from_parts(
+            pieces,
+            Side::White,
+            &[CastleMark::Moved],
+            EnPassant::None,
+            0,
+            Some(1),
+        );
+        let text = made.to_string();
+        let read = Pdtl::parse(&text).unwrap();
+        let kept = read
+            .board_as_read
+            .as_deref()
+            .expect("a board as written is kept");
+        assert_eq!(kept, laid_board(&read), "{text}");
+        assert_eq!(read, made);
+    }
+}
+
+fn piece(letter: u8, side: Side) -> Piece {
+    Piece {
+        glyph: Glyph::letter(letter),
+        side,
     }
 }
