@@ -121,7 +121,8 @@ impl Reading<'_> {
     /// the tags of a game under way or starting one, as far as they are as the writer
     /// writes them, when no pass wants tags: read without the tokenizer,
     /// those that carry meaning read for it as the tokenizer's are, the
-    /// others handed to the writer as read. Returns where they end.
+    /// others handed to the writer as read (a run of them as one copy, to
+    /// a writer that takes lines as read). Returns where they end.
     #[inline]
     pub(super) fn tag_lines(
         &mut self,
@@ -130,7 +131,21 @@ impl Reading<'_> {
         from: u64,
         mut i: usize,
     ) -> io::Result<usize> {
+        let runs = self.f.writer.takes_lines();
+        // The run of tag lines read and not yet handed on: where it starts,
+        // how many lines.
+        let mut run = (i, 0);
         while let Some(t) = plain_tag_line(h, text, from, i, self.scan.utf8) {
+            let meaningful = is_meaningful_tag(&text[t.name.clone()]);
+            if runs && !meaningful && self.in_plain_tags() {
+                if run.1 == 0 {
+                    run.0 = i;
+                }
+                run.1 += 1;
+                i = t.end;
+                continue;
+            }
+            self.tag_run(text, from, &mut run, i);
             if !self.in_plain_tags() {
                 // The first tag of a game starts it, by the rule the
                 // tokenizer's tags follow; then, if a pass wants this
@@ -144,7 +159,7 @@ impl Reading<'_> {
             let name = ascii_text(&text[t.name.clone()]);
             let value = self.text_of(&text[t.value.clone()]).unwrap_or_default();
             let pos = self.places.pos(from + i as u64);
-            if is_meaningful_tag(name.as_bytes()) {
+            if meaningful {
                 let value_at = from + t.value.start as u64;
                 self.tag_read(h, name, value, value, pos, value_at);
             } else {
@@ -155,7 +170,21 @@ impl Reading<'_> {
             i = t.end;
             self.places.new_line(from + i as u64);
         }
+        self.tag_run(text, from, &mut run, i);
         Ok(i)
+    }
+
+    /// Hands the run of tag lines `run` (where it starts, how many lines)
+    /// that ends at `text[end]` to the writer, whole.
+    #[inline]
+    fn tag_run(&mut self, text: &[u8], from: u64, run: &mut (usize, u64), end: usize) {
+        if run.1 > 0 {
+            self.game.has_tags = true;
+            self.f.writer.tag_lines(&text[run.0..end]);
+            self.places.line += run.1;
+            self.places.line_start = from + end as u64;
+            run.1 = 0;
+        }
     }
 
     /// Would a tag at a line's start here start a game, as the
@@ -258,10 +287,22 @@ pub(super) fn is_meaningful_tag(name: &[u8]) -> bool {
     match name.len() {
         4 => matches!(name, b"PDTL" | b"DPTL"),
         6 => name == b"Result",
-        7 => name.eq_ignore_ascii_case(b"Variant"),
+        7 => is_variant(name),
         8 => name == b"Redefine",
         _ => false,
     }
+}
+
+/// Is a tag name of seven bytes `Variant` in any case? Its bytes, lower
+/// cased as one word: a tag name's bytes ([`is_tag_name_byte`]) that are
+/// not letters stay apart from the letters so.
+///
+/// [`is_tag_name_byte`]: crate::grammar::token::is_tag_name_byte
+#[inline]
+fn is_variant(name: &[u8]) -> bool {
+    let mut word = [0u8; 8];
+    word[..7].copy_from_slice(name);
+    u64::from_le_bytes(word) | 0x0020_2020_2020_2020 == u64::from_le_bytes(*b"variant\0")
 }
 
 /// Where the name and value of a tag line are, and where the line ends
@@ -338,4 +379,23 @@ pub(super) fn byte_in_value(raw: &str, value: &str, offset: usize) -> usize {
     // Characters before the offset, counted in the written value.
     let chars = value[..offset.min(value.len())].chars().count();
     raw.char_indices().nth(chars).map_or(raw.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_meaningful_tag;
+
+    #[test]
+    fn the_tags_with_meaning_are_told_by_name_variant_in_any_case() {
+        for name in [
+            "Variant", "VARIANT", "variant", "vArIaNt", "Result", "Redefine", "PDTL", "DPTL",
+        ] {
+            assert!(is_meaningful_tag(name.as_bytes()), "{name}");
+        }
+        for name in [
+            "Variang", "Variants", "_ariant", "V4riant", "result", "Event", "Site", "PDTl",
+        ] {
+            assert!(!is_meaningful_tag(name.as_bytes()), "{name}");
+        }
+    }
 }

@@ -194,6 +194,15 @@ impl Writer {
     }
 
     /// A tag written as `line` already says it (with its line end).
+    /// Tag lines without meaning to the reader, as read and as written,
+    /// when it takes lines ([`Writer::takes_lines`]).
+    pub fn tag_lines(&mut self, lines: &[u8]) {
+        debug_assert!(self.takes_lines());
+        if let Layout::CtlPgn(w) = &mut self.layout {
+            w.tag_line(lines);
+        }
+    }
+
     pub fn tag_line(&mut self, tag: &Tag<'_>, line: &[u8]) {
         debug_assert!(tag.name != "Variant");
         match &mut self.layout {
