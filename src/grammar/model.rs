@@ -901,20 +901,23 @@ pub enum Outcome {
 impl Outcome {
     /// Parses `3-0`, `2-1`, `0-3`, `1-2`, `1-1` or `*` (any dash).
     pub fn parse(s: &str) -> Option<Outcome> {
-        let mut chars = s.chars();
-        let (a, d, b) = (chars.next()?, chars.next(), chars.next());
-        if a == '*' && d.is_none() {
+        Outcome::read(s.as_bytes())
+    }
+
+    /// [`Outcome::parse`] over bytes (a result token's): the dash read by
+    /// [`Dash::at`].
+    #[inline]
+    pub(crate) fn read(b: &[u8]) -> Option<Outcome> {
+        if b == b"*" {
             return Some(Outcome::Unfinished);
         }
-        if chars.next().is_some() || Dash::from_char(d?).is_none() {
-            return None;
-        }
-        Some(match (a, b?) {
-            ('3', '0') => Outcome::WhiteWins,
-            ('2', '1') => Outcome::WhiteStalemates,
-            ('0', '3') => Outcome::BlackWins,
-            ('1', '2') => Outcome::BlackStalemates,
-            ('1', '1') => Outcome::Draw,
+        let (_, n) = Dash::at(b, 1)?;
+        Some(match (*b.first()?, b.get(1 + n..)?) {
+            (b'3', b"0") => Outcome::WhiteWins,
+            (b'2', b"1") => Outcome::WhiteStalemates,
+            (b'0', b"3") => Outcome::BlackWins,
+            (b'1', b"2") => Outcome::BlackStalemates,
+            (b'1', b"1") => Outcome::Draw,
             _ => return None,
         })
     }
@@ -952,6 +955,41 @@ impl Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_result_is_its_two_scores_with_any_dash_or_a_star() {
+        let dashes = [
+            '-', '\u{2010}', '\u{2011}', '\u{2012}', '\u{2013}', '\u{2014}', '\u{2212}',
+        ];
+        for outcome in [
+            Outcome::WhiteWins,
+            Outcome::WhiteStalemates,
+            Outcome::BlackWins,
+            Outcome::BlackStalemates,
+            Outcome::Draw,
+        ] {
+            for dash in dashes {
+                let text = outcome.as_str().replace('-', &dash.to_string());
+                assert_eq!(Outcome::parse(&text), Some(outcome), "{text}");
+            }
+        }
+        assert_eq!(Outcome::parse("*"), Some(Outcome::Unfinished));
+        for no in [
+            "",
+            "*-",
+            "3-",
+            "-0",
+            "30",
+            "3-00",
+            "3~0",
+            "3\u{2015}0",
+            "1-0",
+            "0-0",
+            "3-0 ",
+        ] {
+            assert_eq!(Outcome::parse(no), None, "{no:?}");
+        }
+    }
 
     #[test]
     fn move_lines_are_written_with_every_separator_in_ascii_and_nothing_else_changed() {

@@ -341,17 +341,14 @@ impl Reading<'_> {
         flow
     }
 
-    #[cold]
-    #[inline(never)]
     pub(super) fn result(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) {
-        let text = String::from_utf8_lossy(s.text);
         let outcome = match tok {
             Token::PgnDraw => {
                 let message = standard_chess::result_message(s.text);
                 self.error_at(h, s.at, message);
                 Outcome::Draw
             }
-            _ => match Outcome::parse(&text) {
+            _ => match Outcome::read(s.text) {
                 Some(o) => o,
                 None => {
                     let message = standard_chess::result_message(s.text);

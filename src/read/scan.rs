@@ -28,6 +28,9 @@ pub(super) struct Scan {
     pub mode: Mode,
     /// The region being read is valid UTF-8.
     pub utf8: bool,
+    /// The region being read is ASCII: no byte of it needs a UTF-8 check
+    /// or NFC.
+    pub ascii: bool,
     /// The chain drops every comment, every variation: skip them unread.
     pub skip_comments: bool,
     pub skip_variations: bool,
@@ -71,6 +74,7 @@ impl Scan {
         Scan {
             mode: Mode::Tokens,
             utf8: true,
+            ascii: true,
             skip_comments,
             skip_variations,
             comment_in_skip: false,
@@ -87,8 +91,8 @@ impl Scan {
 impl Scan {
     /// A new region, from `at` to `end`, is read.
     pub fn region(&mut self, h: Held<'_>, at: u64, end: u64) {
-        self.utf8 = h.index.find(Classes::NON_ASCII, at, end).is_none()
-            || simdutf8::basic::from_utf8(h.slice(at, end)).is_ok();
+        self.ascii = h.index.find(Classes::NON_ASCII, at, end).is_none();
+        self.utf8 = self.ascii || simdutf8::basic::from_utf8(h.slice(at, end)).is_ok();
     }
 }
 

@@ -2,7 +2,7 @@
 //! it and no pass wants tags, else through the tokenizer; either way, the
 //! tags that carry meaning (Variant, Redefine, Result, PDTL) read for it.
 
-use super::scan::invalid_utf8;
+use super::scan::{invalid_utf8, Scan};
 use super::tokens::*;
 use super::{Held, Reading};
 use crate::diag::Pos;
@@ -135,7 +135,7 @@ impl Reading<'_> {
         // The run of tag lines read and not yet handed on: where it starts,
         // how many lines.
         let mut run = (i, 0);
-        while let Some(t) = plain_tag_line(h, text, from, i, self.scan.utf8) {
+        while let Some(t) = plain_tag_line(h, text, from, i, &self.scan) {
             let meaningful = is_meaningful_tag(&text[t.name.clone()]);
             if runs && !meaningful && self.in_plain_tags() {
                 if run.1 == 0 {
@@ -323,7 +323,7 @@ pub(super) fn plain_tag_line(
     text: &[u8],
     from: u64,
     i: usize,
-    utf8: bool,
+    region: &Scan,
 ) -> Option<TagLine> {
     use super::index::Classes;
     if text.get(i) != Some(&b'[') {
@@ -349,12 +349,13 @@ pub(super) fn plain_tag_line(
     if text[close - 1] == b'\\' {
         return None;
     }
-    if h.index
-        .find(Classes::NON_ASCII, at(value), at(close))
-        .is_some()
+    if !region.ascii
+        && h.index
+            .find(Classes::NON_ASCII, at(value), at(close))
+            .is_some()
     {
         // A value not known UTF-8 is read, and checked, as a token.
-        if !utf8 {
+        if !region.utf8 {
             return None;
         }
         // SAFETY: the region was checked UTF-8 as a whole, and the value
