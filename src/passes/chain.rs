@@ -51,6 +51,9 @@ pub(crate) struct Chain {
     pub respells: bool,
 }
 
+/// A pass with either interest reads the main line as written.
+const READS_MAIN_LINE: Interest = Interest::MAIN_LINE.union(Interest::MAIN_LINE_MOVES);
+
 /// Runs `$body` with `$p` bound to each pass of the chain in order and `$w`
 /// to what it wants: the built-in passes without dynamic dispatch.
 macro_rules! each_pass {
@@ -232,8 +235,7 @@ impl Chain {
     /// Does a pass read the main line ([`Interest::MAIN_LINE`])?
     #[inline]
     pub fn wants_main_line(&self) -> bool {
-        self.wanted
-            .intersects(Interest::MAIN_LINE.union(Interest::MAIN_LINE_MOVES))
+        self.wanted.intersects(READS_MAIN_LINE)
     }
 
     /// Does a pass read the main line's half-moves themselves
@@ -257,8 +259,7 @@ impl Chain {
     #[cold]
     #[inline(never)]
     fn hand_main_line_move(&mut self, mv: &HalfMove) {
-        let main_line = Interest::MAIN_LINE.union(Interest::MAIN_LINE_MOVES);
-        each_pass!(&mut *self, |p, w| if w.intersects(main_line) {
+        each_pass!(&mut *self, |p, w| if w.intersects(READS_MAIN_LINE) {
             p.main_line_move(mv);
         });
     }

@@ -3,7 +3,7 @@
 
 use super::{CastleMark, EnPassant, Pdtl, Piece};
 use crate::grammar::hex::push_decimal;
-use crate::grammar::model::{figurine, Side};
+use crate::grammar::model::Side;
 use std::fmt;
 
 impl fmt::Display for EnPassant {
@@ -46,41 +46,38 @@ impl Pdtl {
         self.write_fields(out);
     }
 
-    /// The board's lines, laid out in a buffer on the stack, then appended
-    /// once: a byte a store, no capacity checked.
+    /// The board's lines, laid out from its cells.
     pub(super) fn lay_board(&self, out: &mut Vec<u8>) {
-        let mut board = Laid::default();
-        board.push(b'/');
+        out.push(b'/');
         for line in (0..=28u8).rev() {
             // A line without a piece is left out: written, then taken back.
-            let label = board.len;
-            board.push_number(line);
-            board.push(b':');
-            let mut empty = 0u8;
+            let label = out.len();
+            push_decimal(out, u64::from(line));
+            out.push(b':');
+            let mut empty = 0u64;
             let mut pieces = false;
             for cell in self.board.line(line) {
                 match *cell {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            board.push_number(empty);
+                            push_decimal(out, empty);
                             empty = 0;
                         }
-                        board.push_piece(p);
+                        write_piece(p, out);
                         pieces = true;
                     }
                 }
             }
             if !pieces {
-                board.len = label;
+                out.truncate(label);
                 continue;
             }
             if empty > 0 {
-                board.push_number(empty);
+                push_decimal(out, empty);
             }
-            board.push(b'/');
+            out.push(b'/');
         }
-        out.extend_from_slice(&board.bytes[..board.len]);
     }
 
     /// The fields after the board, from the space before the turn.
@@ -128,51 +125,5 @@ fn write_piece(p: Piece, out: &mut Vec<u8>) {
         Some(_) => p.glyph.write_to(out),
         None if p.side == Side::Black => out.push(p.glyph.letter.to_ascii_lowercase()),
         None => out.push(p.glyph.letter),
-    }
-}
-
-/// The board's text as it is laid out: at most a label and a slash per line
-/// and four bytes (a figurine) per hex.
-struct Laid {
-    bytes: [u8; 1024],
-    len: usize,
-}
-
-impl Default for Laid {
-    fn default() -> Laid {
-        Laid {
-            bytes: [0; 1024],
-            len: 0,
-        }
-    }
-}
-
-impl Laid {
-    #[inline(always)]
-    fn push(&mut self, c: u8) {
-        self.bytes[self.len] = c;
-        self.len += 1;
-    }
-
-    /// A line label or a count of empty hexes: below 100.
-    #[inline(always)]
-    fn push_number(&mut self, n: u8) {
-        if n >= 10 {
-            self.push(b'0' + n / 10);
-        }
-        self.push(b'0' + n % 10);
-    }
-
-    #[inline(always)]
-    fn push_piece(&mut self, p: Piece) {
-        match p.glyph.fan {
-            Some(side) => {
-                for &c in figurine(p.glyph.letter, side).as_bytes() {
-                    self.push(c);
-                }
-            }
-            None if p.side == Side::Black => self.push(p.glyph.letter.to_ascii_lowercase()),
-            None => self.push(p.glyph.letter),
-        }
     }
 }

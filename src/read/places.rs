@@ -50,7 +50,13 @@ impl Places {
     /// A new line starts at stream offset `at`.
     #[inline(always)]
     pub fn new_line(&mut self, at: u64) {
-        self.line += 1;
+        self.new_lines(1, at);
+    }
+
+    /// `n` lines are read past; the next starts at stream offset `at`.
+    #[inline(always)]
+    pub fn new_lines(&mut self, n: u64, at: u64) {
+        self.line += n;
         self.line_start = at;
     }
 

@@ -345,8 +345,7 @@ impl Reading<'_> {
             } else {
                 self.f.writer.move_lines(&text[i..j], None);
             }
-            self.places.line = line + 1;
-            self.places.line_start = at(j);
+            self.places.new_lines(u64::from(pairs), at(j));
         }
         (j, alone)
     }

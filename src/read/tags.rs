@@ -181,8 +181,7 @@ impl Reading<'_> {
         if run.1 > 0 {
             self.game.has_tags = true;
             self.f.writer.tag_lines(&text[run.0..end]);
-            self.places.line += run.1;
-            self.places.line_start = from + end as u64;
+            self.places.new_lines(run.1, from + end as u64);
             run.1 = 0;
         }
     }
