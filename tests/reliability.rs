@@ -60,6 +60,33 @@ fn a_100_mb_comment_is_skipped_in_constant_memory() {
     assert!(r.max_rss < 32 * MB, "peak RSS {} MB", r.max_rss / MB);
 }
 
+#[test]
+fn a_long_comment_read_again_on_two_threads_holds_a_few_chunks_not_all() {
+    // Lines of 10 KB, each chunk's own start a line of the comment: every
+    // chunk but the first is read again. Memory holds a few chunks of
+    // 256 KiB, whether the workers finish them faster than they are written
+    // or not (they did, and each was kept until written: all 48 MB).
+    let line = "x".repeat(9_999) + "\n";
+    let r = run(&["-j2", "--chunk-bytes", "262144", "--stats"], move |w| {
+        w.write_all(b"[Variant \"C'escacs\"]\n1. E7-E13:\n{")?;
+        for i in 0..4_800 {
+            w.write_all(line.as_bytes())?;
+            if i % 26 == 0 {
+                // About a chunk at a time: the workers keep up.
+                w.flush()?;
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        w.write_all(b"}\n*\n\n")?;
+        w.write_all(GOOD.as_bytes())
+    });
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r
+        .stderr
+        .ends_with("2 games read, 2 written, 0 rejected, 0 warnings\n"));
+    assert!(r.max_rss < 16 * MB, "peak RSS {} MB", r.max_rss / MB);
+}
+
 /// A game whose comment holds `lines` lines of 100 bytes, closed or not,
 /// then a good game (inside the comment when it is never closed).
 fn long_comment(lines: usize, closed: bool) -> impl FnOnce(&mut dyn Write) -> std::io::Result<()> {
@@ -384,7 +411,14 @@ fn a_game_much_longer_than_a_chunk_is_filtered_on_two_threads_in_memory_bounded_
         );
         drop(one);
         let two = run(
-            &["-j2", "--chunk-bytes", "65536", "--stats", "--rejects", &r2],
+            &[
+                "-j2",
+                "--chunk-bytes",
+                "262144",
+                "--stats",
+                "--rejects",
+                &r2,
+            ],
             long_comment(320_000, closed),
         );
         assert_eq!(two.code, code, "{}", two.stderr);

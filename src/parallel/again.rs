@@ -21,7 +21,6 @@ impl<R: Read> Merger<'_, R> {
         resume: Resume,
         chunk: &Arc<Chunk>,
     ) -> io::Result<Option<usize>> {
-        let from = (resume.line_start - chunk.origin.byte) as usize;
         let window = RefCell::new(Window::new(self.window));
         let is_start = |at: u64| window.borrow().chunk_at(at).is_some();
         let until = Until::Boundary {
@@ -39,11 +38,12 @@ impl<R: Read> Merger<'_, R> {
             store.drop_below(keep);
             Ok(Some(fetched))
         };
-        let src = Chained {
+        let mut src = Chained {
             current: Arc::clone(chunk),
-            at: from,
+            at: 0,
             fetch: &mut fetch,
         };
+        src.pass_over(resume.line_start - chunk.origin.byte)?;
         let s = &mut self.sinks.sinks;
         let sinks = Sinks {
             out: &mut *s.out,
@@ -148,6 +148,29 @@ struct Chained<'a> {
     /// How many of its own bytes are read.
     at: usize,
     fetch: &'a mut dyn FnMut(usize) -> io::Result<Option<Arc<Chunk>>>,
+}
+
+impl Chained<'_> {
+    /// Passes `n` bytes over, into the chunks after `current` if need be:
+    /// a reading that met no game read on into the next chunk's first line,
+    /// and may have stopped past its own chunk (blank lines across chunks).
+    fn pass_over(&mut self, mut n: u64) -> io::Result<()> {
+        loop {
+            let rest = (self.current.len - self.at) as u64;
+            if n <= rest {
+                self.at += n as usize;
+                return Ok(());
+            }
+            n -= rest;
+            match (self.fetch)(self.current.index + 1)? {
+                Some(next) => {
+                    self.current = next;
+                    self.at = 0;
+                }
+                None => return Ok(()),
+            }
+        }
+    }
 }
 
 impl Read for Chained<'_> {

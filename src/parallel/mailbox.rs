@@ -68,8 +68,6 @@ pub(super) struct Mailbox {
 struct Board {
     queues: BTreeMap<usize, Queue>,
     done: BTreeMap<usize, Done>,
-    /// Chunks read, whether kept or not.
-    finished: usize,
     /// What is handed on for a chunk below this is dropped: it was read
     /// again on the merger (or the run is over).
     floor: usize,
@@ -132,7 +130,6 @@ impl Mailbox {
     /// A chunk read, after its items.
     pub(super) fn finish(&self, done: Done) {
         let mut board = self.board();
-        board.finished += 1;
         if done.chunk.index >= board.floor {
             board.done.insert(done.chunk.index, done);
         }
@@ -189,9 +186,5 @@ impl Mailbox {
         if board.workers_wait > 0 {
             self.workers.notify_all();
         }
-    }
-
-    pub(super) fn finished(&self) -> usize {
-        self.board().finished
     }
 }

@@ -215,8 +215,6 @@ pub(super) struct Store<R> {
     pub(super) chunker: Chunker<R>,
     pub(super) work_tx: Option<mpsc::Sender<Arc<Chunk>>>,
     pub(super) mailbox: Arc<Mailbox>,
-    /// Chunks handed to the workers.
-    pub(super) sent: usize,
     pub(super) jobs: usize,
     /// Chunks cut so far, and whether the input has no more.
     pub(super) produced: usize,
@@ -283,15 +281,18 @@ impl<R: Read> Merger<'_, R> {
 
 impl<R: Read> Store<R> {
     /// Hands the chunks cut while reading again to the workers, then cuts
-    /// more while fewer than `2 × jobs` are in flight. Chunks go in input
-    /// order, so that the one whose turn it is is never behind a worker
-    /// waiting for its turn.
+    /// more while fewer than `2 × jobs` are held, handed on and not yet
+    /// written or read again. Held, not in flight: a chunk read but not
+    /// yet written keeps its bytes and what a worker made of them, and
+    /// workers that finish faster than the merger writes would else have
+    /// the whole input cut and kept. Chunks go in input order, so that the
+    /// one whose turn it is is never behind a worker waiting for its turn.
     fn dispatch(&mut self) -> io::Result<()> {
         while let Some((_, chunk)) = self.inline.pop_first() {
             self.chunks.insert(chunk.index, Arc::clone(&chunk));
             self.send(chunk);
         }
-        while !self.eof && self.sent - self.mailbox.finished() < 2 * self.jobs {
+        while !self.eof && self.chunks.len() < 2 * self.jobs {
             let Some(chunk) = self.cut()? else {
                 return Ok(());
             };
@@ -315,7 +316,6 @@ impl<R: Read> Store<R> {
     }
 
     fn send(&mut self, chunk: Arc<Chunk>) {
-        self.sent += 1;
         self.work_tx
             .as_ref()
             .expect("workers run while the merger does")

@@ -158,7 +158,6 @@ pub fn run_parallel_into<'a>(
                 chunker: Chunker::new(input, chunk_size),
                 work_tx: Some(work_tx),
                 mailbox: Arc::clone(&mailbox),
-                sent: 0,
                 jobs,
                 produced: 0,
                 eof: false,
@@ -206,6 +205,16 @@ mod tests {
         input: &str,
         jobs: usize,
     ) -> (Vec<u8>, Vec<u8>, Vec<String>, Report) {
+        filtered_in_chunks(options, input, jobs, 64)
+    }
+
+    /// [`filtered`], in chunks of `chunk_size` bytes.
+    fn filtered_in_chunks(
+        options: Options,
+        input: &str,
+        jobs: usize,
+        chunk_size: usize,
+    ) -> (Vec<u8>, Vec<u8>, Vec<String>, Report) {
         let ledger = Ledger::new();
         let make = || options(FilterBuilder::new()).ledger(ledger.clone()).build();
         let (mut out, mut rejects, mut told) = (Vec::new(), Vec::new(), Vec::new());
@@ -218,7 +227,7 @@ mod tests {
         let report = if jobs == 1 {
             make().run_into(Origin::START, input.as_bytes(), sinks)
         } else {
-            run_parallel_into(&make, input.as_bytes(), jobs, 64, sinks)
+            run_parallel_into(&make, input.as_bytes(), jobs, chunk_size, sinks)
         }
         .unwrap();
         (out, rejects, told, report)
@@ -250,6 +259,41 @@ mod tests {
                 assert_eq!(many.2, one.2, "{name} {jobs}: diagnostics");
                 assert_eq!(many.3, one.3, "{name} {jobs}: counts");
             }
+        }
+    }
+
+    #[test]
+    fn blank_lines_across_chunks_before_the_first_game_or_alone_read_as_on_one_thread() {
+        // A reading that meets no game reads on into the next chunk's
+        // first line, and may stop past its own chunk.
+        let games = "[Variant \"C'escacs\"]\n1. E7-E13:\n*\n\n".repeat(20);
+        let mut inputs = Vec::new();
+        for end in ["\n", "\r\n"] {
+            // Over twice the default chunk size: several chunks of blanks.
+            let blank = end.repeat((3 << 20) / end.len());
+            inputs.push(format!("{blank}{games}"));
+            inputs.push(blank);
+            inputs.push(end.repeat(3));
+        }
+        for input in &inputs {
+            let one = filtered(|b| b, input, 1);
+            for chunk in [1, 2, 3, 1 << 20] {
+                if input.len() > 1000 && chunk < 4 {
+                    continue;
+                }
+                let two = filtered_in_chunks(|b| b, input, 2, chunk);
+                let case = format!("{} bytes in chunks of {chunk}", input.len());
+                assert!(two.0 == one.0 && two.1 == one.1, "{case}: output");
+                assert_eq!(two.2, one.2, "{case}: diagnostics");
+                assert_eq!(two.3, one.3, "{case}: counts");
+            }
+        }
+        // Blank lines in chunks of a few bytes, then games.
+        let input = format!("\n\r\n \n\t\n\n{}", &games[..games.len() / 4]);
+        let one = filtered(|b| b, &input, 1);
+        for chunk in [1, 2, 3] {
+            let two = filtered_in_chunks(|b| b, &input, 2, chunk);
+            assert!(two.0 == one.0 && two.3 == one.3, "chunks of {chunk}");
         }
     }
 
