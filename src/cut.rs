@@ -11,7 +11,7 @@
 
 use crate::diag::Pos;
 use crate::filter::FilterBuilder;
-use crate::passes::{Context, Interest, Pass};
+use crate::pass::{Context, Interest, Pass};
 use crate::report::LeftOutCounts;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};

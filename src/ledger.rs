@@ -16,7 +16,7 @@
 use crate::diag::{Diagnostic, DiagnosticKind, Severity};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::Outcome;
-use crate::passes::{Context, LeftOut};
+use crate::pass::{Context, LeftOut};
 use crate::report::{LeftOutCounts, Report};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -36,6 +36,7 @@ mod filter;
 mod grammar;
 mod ledger;
 mod parallel;
+mod pass;
 pub mod passes;
 mod pdtl;
 mod read;

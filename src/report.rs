@@ -4,7 +4,7 @@
 //! the ledger, the filter and `--jobs` all speak these; they import
 //! nothing of those.
 
-use crate::passes::LeftOut;
+use crate::pass::LeftOut;
 
 /// What a run did: every game read is written, rejected, or left out
 /// (`games_read == games_written + games_rejected + left_out.total()`).

@@ -6,7 +6,7 @@
 use crate::diag::Diagnostic;
 use crate::filter::FilterBuilder;
 use crate::grammar::model::{HalfMove, Outcome};
-use crate::passes::{Context, Flow, Interest, Pass, Tag, Variation};
+use crate::pass::{Context, Flow, Interest, Pass, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::report::Report;
 use std::io::{self, Read};

@@ -39,7 +39,7 @@ struct Told {
 
 /// What became of a game, its note told: [`Verdict`] without the note.
 struct Decided {
-    left_out: Option<crate::passes::LeftOut>,
+    left_out: Option<crate::pass::LeftOut>,
     aside: bool,
 }
 

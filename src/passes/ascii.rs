@@ -2,7 +2,7 @@
 
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::HalfMove;
-use crate::passes::{Context, Flow, Interest, Pass};
+use crate::pass::{Context, Flow, Interest, Pass};
 
 /// Writes every dash as `-` and `×` as `*`.
 ///

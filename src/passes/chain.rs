@@ -2,7 +2,7 @@
 //! rewrite them in place, drop them, or report a problem; what survives
 //! reaches the writer.
 
-use super::pass::{Context, Flow, Interest, Pass, Tag, Variation};
+use crate::pass::{Context, Flow, Interest, Pass, Tag, Variation};
 use super::select::Select;
 use super::{
     AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,

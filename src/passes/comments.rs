@@ -1,6 +1,6 @@
 //! Pass "comments": drop `{...}` comments.
 
-use crate::passes::{Context, Flow, Interest, Pass};
+use crate::pass::{Context, Flow, Interest, Pass};
 
 /// Drops every comment: the reader then skips their text unread.
 ///

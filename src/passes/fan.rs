@@ -3,7 +3,7 @@
 use crate::diag::Pos;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::HalfMove;
-use crate::passes::{Context, Flow, Interest, Pass};
+use crate::pass::{Context, Flow, Interest, Pass};
 use crate::pdtl::Pdtl;
 
 /// Turns figurines into standard letters: upper case in moves, the

@@ -4,7 +4,7 @@ use crate::diag::{DiagnosticKind, Message, Pos};
 use crate::grammar::alphabet::is_standard_letter;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{Glyph, HalfMove};
-use crate::passes::{Context, Flow, Interest, Pass, Tag};
+use crate::pass::{Context, Flow, Interest, Pass, Tag};
 use crate::pdtl::Pdtl;
 
 /// Pass "redefine": drops `Redefine` tags and rewrites alternative letters

@@ -8,7 +8,7 @@
 //! A game left out is neither written nor rejected: the pass says so with
 //! [`Context::leave_out`], and the reader counts it in the report.
 
-use super::pass::{Context, Flow, Interest, LeftOut, Pass, Tag};
+use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag};
 use crate::grammar::model::{HalfMove, Outcome};
 use crate::ledger::Ledger;
 use crate::pdtl::Pdtl;

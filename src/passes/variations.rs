@@ -1,6 +1,6 @@
 //! Pass "variations": drop RAVs `( ... )`.
 
-use crate::passes::{Context, Flow, Interest, Pass, Variation};
+use crate::pass::{Context, Flow, Interest, Pass, Variation};
 
 /// Drops every variation with all it holds: the reader then skips them by
 /// counting depth, without lexing what is inside.

@@ -29,13 +29,12 @@ mod moves;
 mod movetext;
 mod places;
 mod scan;
-mod spans;
 mod tags;
 mod tokens;
 
 use crate::diag::Diagnostic;
 use crate::grammar::half_move::Window;
-use crate::passes::Interest;
+use crate::pass::Interest;
 use crate::report::{Origin, Report};
 use crate::stages::Stages;
 use game::{Game, Io};

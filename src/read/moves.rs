@@ -6,11 +6,12 @@ use super::movetext::Fault;
 use super::scan::invalid_utf8;
 use super::tokens::*;
 use super::{Held, Reading};
+use crate::diag::Pos;
 use crate::grammar::half_move::{self, Traits};
 use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Sep, Side, Text};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{number_value, Token};
-use crate::passes::Flow;
+use crate::pass::Flow;
 
 impl Reading<'_> {
     /// A move number `n.` or `n?`.
@@ -267,6 +268,15 @@ impl Reading<'_> {
         if let Some(p) = self.moves.pending.take() {
             self.pass_half_move(h, p);
         }
+    }
+
+    /// A main-line half-move by `side` at `pos` is read: whether it ends
+    /// the game (`:`) or mates.
+    #[inline(always)]
+    pub(super) fn main_line_move_read(&mut self, side: Side, pos: Pos, end: bool, mate: bool) {
+        self.movetext.move_ends(end, mate.then_some(side));
+        self.game.marks.last_move = pos;
+        self.game.counts.half_moves += 1;
     }
 
     #[inline]

@@ -7,7 +7,7 @@
 
 use super::Held;
 use crate::diag::{chars_in, excerpt_at, Pos};
-use crate::passes::Context;
+use crate::pass::Context;
 
 pub(super) struct Places {
     /// The line being read, and the stream offset where it starts.

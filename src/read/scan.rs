@@ -8,7 +8,7 @@ use super::index::Classes;
 use super::{Held, Reading, Stop};
 use crate::grammar::game_start::Opens;
 use crate::grammar::token;
-use crate::passes::{Flow, Interest, Variation};
+use crate::pass::{Flow, Interest, Variation};
 use crate::spill::Spill;
 use std::io;
 

@@ -2,14 +2,14 @@
 //! it and no pass wants tags, else through the tokenizer; either way, the
 //! tags that carry meaning (Variant, Redefine, Result, PDTL) read for it.
 
-use super::scan::{invalid_utf8, Scan};
+use super::scan::invalid_utf8;
 use super::tokens::*;
 use super::{Held, Reading};
 use crate::diag::Pos;
 use crate::grammar::game_start::Opens;
 use crate::grammar::model::Outcome;
-use crate::grammar::token::{is_tag_name_byte, tag_parts};
-use crate::passes::{Flow, Tag};
+use crate::grammar::token::tag_parts;
+use crate::pass::{Flow, Tag};
 use crate::pdtl::Pdtl;
 use std::io;
 use unicode_normalization::UnicodeNormalization;
@@ -115,83 +115,6 @@ impl Reading<'_> {
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
         simdutf8::compat::from_utf8(bytes)
-    }
-
-    /// Tag lines `[Name "value"]` from `text[i]`, a line's start, among
-    /// the tags of a game under way or starting one, as far as they are as the writer
-    /// writes them, when no pass wants tags: read without the tokenizer,
-    /// those that carry meaning read for it as the tokenizer's are, the
-    /// others handed to the writer as read (a run of them as one copy, to
-    /// a writer that takes lines as read). Returns where they end.
-    #[inline]
-    pub(super) fn tag_lines(
-        &mut self,
-        h: Held<'_>,
-        text: &[u8],
-        from: u64,
-        mut i: usize,
-    ) -> io::Result<usize> {
-        let runs = self.f.writer.takes_lines();
-        // The run of tag lines read and not yet handed on: where it starts,
-        // how many lines.
-        let mut run = (i, 0);
-        while let Some(t) = plain_tag_line(h, text, from, i, &self.scan) {
-            let meaningful = is_meaningful_tag(&text[t.name.clone()]);
-            if runs && !meaningful && self.in_plain_tags() {
-                if run.1 == 0 {
-                    run.0 = i;
-                }
-                run.1 += 1;
-                i = t.end;
-                continue;
-            }
-            self.tag_run(text, from, &mut run, i);
-            if !self.in_plain_tags() {
-                // The first tag of a game starts it, by the rule the
-                // tokenizer's tags follow; then, if a pass wants this
-                // game's tags, the tokenizer reads them, this one first.
-                if !self.game_at(h, Opens::Tag, from + i as u64)? || !self.in_plain_tags() {
-                    break;
-                }
-            }
-            self.game.has_tags = true;
-            // Checked ASCII, and the value UTF-8 with its region, and NFC.
-            let name = ascii_text(&text[t.name.clone()]);
-            let value = self.text_of(&text[t.value.clone()]).unwrap_or_default();
-            let pos = self.places.pos(from + i as u64);
-            if meaningful {
-                let value_at = from + t.value.start as u64;
-                self.tag_read(h, name, value, value, pos, value_at);
-            } else {
-                self.f
-                    .writer
-                    .tag_line(&Tag { name, value, pos }, &text[i..t.end]);
-            }
-            i = t.end;
-            self.places.new_line(from + i as u64);
-        }
-        self.tag_run(text, from, &mut run, i);
-        Ok(i)
-    }
-
-    /// Hands the run of tag lines `run` (where it starts, how many lines)
-    /// that ends at `text[end]` to the writer, whole.
-    #[inline]
-    fn tag_run(&mut self, text: &[u8], from: u64, run: &mut (usize, u64), end: usize) {
-        if run.1 > 0 {
-            self.game.has_tags = true;
-            self.f.writer.tag_lines(&text[run.0..end]);
-            self.places.new_lines(run.1, from + end as u64);
-            run.1 = 0;
-        }
-    }
-
-    /// Would a tag at a line's start here start a game, as the
-    /// tokenizer's tags do: on the main line, nothing waiting, and the
-    /// game-start rule says so?
-    #[inline]
-    pub(super) fn tag_may_start_game(&self) -> bool {
-        self.game.depth == 0 && self.moves.pending.is_none() && self.standing().starts(Opens::Tag)
     }
 
     /// The PDTL tag (`name`, maybe misspelled `DPTL`) at `pos`, its value
@@ -302,72 +225,6 @@ fn is_variant(name: &[u8]) -> bool {
     let mut word = [0u8; 8];
     word[..7].copy_from_slice(name);
     u64::from_le_bytes(word) | 0x0020_2020_2020_2020 == u64::from_le_bytes(*b"variant\0")
-}
-
-/// Where the name and value of a tag line are, and where the line ends
-/// (after its line end).
-pub(super) struct TagLine {
-    pub(super) name: std::ops::Range<usize>,
-    pub(super) value: std::ops::Range<usize>,
-    pub(super) end: usize,
-}
-
-/// The tag line at `text[i..]`, a line's start, if it is written as the
-/// writer writes tags (`[Name "value"]` with one space, then the line
-/// end) and its value is NFC (ASCII, or valid UTF-8 when `utf8`). The
-/// quotes come from the index.
-#[inline]
-pub(super) fn plain_tag_line(
-    h: Held<'_>,
-    text: &[u8],
-    from: u64,
-    i: usize,
-    region: &Scan,
-) -> Option<TagLine> {
-    use super::index::Classes;
-    if text.get(i) != Some(&b'[') {
-        return None;
-    }
-    let name_end = i + 1 + text[i + 1..].iter().position(|&c| !is_tag_name_byte(c))?;
-    if name_end == i + 1 || text.get(name_end..name_end + 2) != Some(b" \"") {
-        return None;
-    }
-    let value = name_end + 2;
-    let at = |k: usize| from + k as u64;
-    let close = (h
-        .index
-        .find(Classes::QUOTE.or(Classes::LF), at(value), h.index.end())?
-        - from) as usize;
-    if text.get(close..close + 3) != Some(b"\"]\n") {
-        return None;
-    }
-    let v = &text[value..close];
-    // The first quote closes the value unless a backslash stands before it
-    // (`\"`, or `\\"`): such a line goes to the tokenizer. Escapes before
-    // it are copied as written, as the tokenizer's path writes them.
-    if text[close - 1] == b'\\' {
-        return None;
-    }
-    if !region.ascii
-        && h.index
-            .find(Classes::NON_ASCII, at(value), at(close))
-            .is_some()
-    {
-        // A value not known UTF-8 is read, and checked, as a token.
-        if !region.utf8 {
-            return None;
-        }
-        // SAFETY: the region was checked UTF-8 as a whole, and the value
-        // lies between ASCII quotes.
-        if !is_nfc(unsafe { std::str::from_utf8_unchecked(v) }) {
-            return None;
-        }
-    }
-    Some(TagLine {
-        name: i + 1..name_end,
-        value: value..close,
-        end: close + 3,
-    })
 }
 
 /// Where byte `offset` of the NFC form `value` of a tag value is in the

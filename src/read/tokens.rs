@@ -12,7 +12,7 @@ use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Side};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{self, label_value, number_value, Token};
-use crate::passes::{Flow, Variation};
+use crate::pass::{Flow, Variation};
 use logos::Logos;
 use std::io;
 use unicode_normalization::UnicodeNormalization;
@@ -111,18 +111,6 @@ impl Reading<'_> {
         let text = h.slice(from, end);
         let mut i = 0;
         loop {
-            if self.set.spans {
-                if self.in_main_line() {
-                    i = self.spans(h, text, from, i);
-                } else if from + i as u64 == self.places.line_start
-                    && (self.in_plain_tags() || self.tag_may_start_game())
-                {
-                    i = self.tag_lines(h, text, from, i)?;
-                    if self.io.stop.is_some() {
-                        break;
-                    }
-                }
-            }
             if i >= text.len() {
                 break;
             }

@@ -6,7 +6,7 @@ use super::position::Position;
 use super::replay::Replay;
 use crate::diag::Pos;
 use crate::grammar::model::{Check, HalfMove, Outcome, Side};
-use crate::passes::{Context, Flow, Interest, Pass, Tag};
+use crate::pass::{Context, Flow, Interest, Pass, Tag};
 use crate::pdtl::Pdtl;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};

@@ -10,7 +10,7 @@ use crate::grammar::model::{
     push_ascii_separators, push_typographic_captures, HalfMove, Outcome, Side, Text, ELLIPSIS,
     ELLIPSIS_ASCII,
 };
-use crate::passes::{Tag, Variation};
+use crate::pass::{Tag, Variation};
 use crate::pdtl::Pdtl;
 use std::io::{self, Write};
 use std::ops::Range;

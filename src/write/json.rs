@@ -7,7 +7,7 @@ use super::held::Held;
 use super::{json_escaped, json_string, unescape_pgn, write_move};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{HalfMove, Outcome, Side};
-use crate::passes::{Tag, Variation};
+use crate::pass::{Tag, Variation};
 use crate::pdtl::Pdtl;
 use std::io::{self, Write};
 use std::ops::Range;

@@ -11,7 +11,7 @@ mod split;
 
 use crate::diag::{Message, Pos};
 use crate::grammar::model::{HalfMove, Outcome, Side};
-use crate::passes::{Context, Tag, Variation};
+use crate::pass::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::verify::GameEndHook;
 use ctl::CtlPgn;

@@ -14,7 +14,7 @@ use super::Layout;
 use crate::diag::{Message, Pos};
 use crate::grammar::hex::Hex;
 use crate::grammar::model::{Action, Check, Dash, HalfMove, Outcome, Sep, Side};
-use crate::passes::{Context, Tag, Variation};
+use crate::pass::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::verify::{incoherent, GameEnd, GameEndHook, Replay};
 use std::collections::{HashMap, HashSet};

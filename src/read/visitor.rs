@@ -1,0 +1,233 @@
+//! What the reader hands on, game by game: the [`Visitor`] it calls, what
+//! it answers ([`Skip`]), and what each call carries.
+
+use crate::diag::{Message, Pos};
+use crate::grammar::half_move::Traits;
+use crate::grammar::model::{HalfMove, Outcome, Side};
+use crate::pass::{Context, Tag};
+use crate::pdtl::Pdtl;
+use crate::report::Report;
+use crate::spill::Spill;
+use std::io::{self, Write};
+
+/// Whether the reader skips what a call opens: `Skip(true)` passes it
+/// over unread (its end still found, its faults of structure still
+/// reported), and hands nothing of it on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Skip(pub bool);
+
+/// What a reader of games hands on, in input order, as
+/// [`Reader::read_game`](crate::read::Reader::read_game) reads each game.
+/// Every method but [`Visitor::end_game`] has a default that does nothing
+/// (and, where it answers, reads on): write only those you need.
+///
+/// The reader's own diagnostics, and those a visitor reports, go to the
+/// game's [`Context`] (`cx.error`, `cx.warn`): a game with an error is one
+/// a minimal reader rejects. The items come as written: piece letters as
+/// the game spells them (its `Redefine` tags are in `cx.redefine`),
+/// figurines decoded, ratings with their move. [`crate::Filter`] is the
+/// visitor that turns them into canonical CTL-PGN.
+pub trait Visitor {
+    /// What a game read comes to: [`Reader::read_game`](crate::read::Reader::read_game) returns it.
+    type Output;
+
+    /// A game starts, at `cx.game_start`.
+    fn begin_game(&mut self, _cx: &mut Context) {}
+
+    /// A tag pair (the `PDTL` comes as [`Visitor::setup`]), in input order.
+    fn tag(&mut self, _tag: &TagRead<'_>, _cx: &mut Context) {}
+
+    /// The game's start position, its `PDTL` tag read.
+    fn setup(&mut self, _pdtl: &mut Pdtl, _cx: &mut Context) {}
+
+    /// The tags are over: the movetext, or the game's end, comes next.
+    fn end_tags(&mut self, _cx: &mut Context) {}
+
+    /// A half-move, with what annotates it on its line.
+    fn half_move(&mut self, _mv: &MoveRead<'_>, _cx: &mut Context) {}
+
+    /// A comment opens, at `depth` (0: the main line), after the game's
+    /// result when `after_result`. Unless skipped, its text comes in
+    /// pieces, as read ([`Visitor::comment`]), then [`Visitor::end_comment`].
+    fn begin_comment(&mut self, _depth: u32, _after_result: bool, _cx: &mut Context) -> Skip {
+        Skip(true)
+    }
+
+    /// A piece of the comment open, as read (its line ends as written).
+    fn comment(&mut self, _text: &[u8], _cx: &mut Context) {}
+
+    /// The comment open is closed.
+    fn end_comment(&mut self, _cx: &mut Context) {}
+
+    /// A variation opens, at `depth` (1: on the main line), with its label
+    /// if written. Unless skipped, its items come at that depth, then
+    /// [`Visitor::end_variation`].
+    fn begin_variation(&mut self, _depth: u32, _label: Option<u32>, _cx: &mut Context) -> Skip {
+        Skip(true)
+    }
+
+    /// The variation open at `depth` closes.
+    fn end_variation(&mut self, _depth: u32, _cx: &mut Context) {}
+
+    /// An error read inside a variation (`at.depth` above 0): `Err` makes
+    /// it the game's (the default); a visitor that writes each variation
+    /// as a game of its own may keep it for that variation's game.
+    fn variation_error(&mut self, at: VariationError, _cx: &mut Context) -> Result<(), Message> {
+        Err(at.message)
+    }
+
+    /// The game is read to its end: what it comes to.
+    fn end_game(&mut self, end: &mut GameEnd<'_>, cx: &mut Context) -> Self::Output;
+
+    /// The reader is about to let go of the bytes before stream offset
+    /// `before`: the last moment to copy any of them (see [`Source`]).
+    fn discard(&mut self, _src: Source<'_>, _before: u64) {}
+}
+
+/// The bytes the reader holds, from stream offset [`Source::start`]: what a
+/// visitor may copy as read, up to [`Visitor::discard`].
+#[derive(Clone, Copy)]
+pub struct Source<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) base: u64,
+}
+
+impl<'a> Source<'a> {
+    /// The stream offset of the first byte held.
+    pub fn start(&self) -> u64 {
+        self.base
+    }
+
+    /// The bytes from stream offset `from` to `to`, both held.
+    ///
+    /// # Panics
+    /// If they are not held.
+    #[inline(always)]
+    pub fn slice(&self, from: u64, to: u64) -> &'a [u8] {
+        &self.bytes[(from - self.base) as usize..(to - self.base) as usize]
+    }
+
+    /// The byte at stream offset `at`, if held.
+    #[inline(always)]
+    pub fn byte(&self, at: u64) -> Option<u8> {
+        let i = at.checked_sub(self.base)?;
+        self.bytes.get(i as usize).copied()
+    }
+}
+
+/// A tag pair as read.
+pub struct TagRead<'a> {
+    /// Its name, value (NFC, escapes as written) and place.
+    pub tag: Tag<'a>,
+    /// Does it carry meaning to a reader (`Variant`, `Redefine`,
+    /// `Result`)? Such a tag reaches every pass.
+    pub meaningful: bool,
+    /// Where the tag line is in the stream, line end included, when it is
+    /// written as [`crate::Filter`] writes one (`[Name "value"]`, one
+    /// blank, the value NFC, then the line end): it may be copied so.
+    pub as_written: Option<(u64, u64)>,
+    /// The bytes held.
+    pub src: Source<'a>,
+}
+
+/// A half-move read, with what annotates it.
+pub struct MoveRead<'a> {
+    /// The move, its number and side, its annotations, where it is.
+    pub mv: HalfMove,
+    /// What its text holds besides the move (a figurine, an alternative
+    /// letter, a Unicode separator, a rating, inside a variation).
+    pub traits: Traits,
+    /// Its variation depth (0: the main line).
+    pub depth: u32,
+    /// Where its text is in the stream, when that text is what
+    /// [`HalfMove::write_move`] writes; with the end marker `:` right
+    /// after it when `mv.end` and the next byte is `:`.
+    pub text: Option<(u64, u64)>,
+    /// The bytes held.
+    pub src: Source<'a>,
+}
+
+impl MoveRead<'_> {
+    /// Its text as written canonically, if that is how it was read.
+    #[inline]
+    pub fn text(&self) -> Option<&[u8]> {
+        self.text.map(|(from, to)| self.src.slice(from, to))
+    }
+}
+
+/// An error read inside a variation, where `depth` says.
+pub struct VariationError {
+    /// Where it is, and what it says.
+    pub pos: Pos,
+    pub message: Message,
+    /// When it is a word where a half-move was due: the number and side of
+    /// that half-move, and where the word is. It still holds that
+    /// half-move's place in its line.
+    pub unread: Option<(u32, Side, Pos)>,
+}
+
+/// A game read to its end, as [`Visitor::end_game`] sees it.
+pub struct GameEnd<'a> {
+    /// The result it is written with: its result line, else the winner of
+    /// its `#` move, else its `Result` tag's, else `*`.
+    pub result: Outcome,
+    /// Its result line, if it has one.
+    pub result_read: Option<Outcome>,
+    /// `--fix-result`: its `Result` tag says otherwise, and is to be
+    /// written so.
+    pub fix_result_tag: Option<Outcome>,
+    /// Left out of `--cut`'s pieces, would the games beside it read as
+    /// they do? It and the next begin lines, and the next would begin a
+    /// game after the game before it.
+    pub removable: bool,
+    /// What the reader counted of it: half-moves, and the comments and
+    /// variations it skipped.
+    pub counts: Report,
+    /// Where its first and last bytes are (stream offsets; the end is
+    /// where the next game begins).
+    pub start: u64,
+    pub end: u64,
+    pub(crate) raw: &'a mut Spill,
+    pub(crate) keeps_raw: bool,
+    pub(crate) src: Source<'a>,
+    pub(crate) places: &'a mut super::places::Places,
+    pub(crate) start_pos: Pos,
+}
+
+impl GameEnd<'_> {
+    /// Writes its bytes exactly as read to `sink`. Only a reader told to
+    /// keep them ([`crate::read::Settings::keep_raw`]) has those that left
+    /// its buffer.
+    pub fn write_raw(&mut self, sink: &mut dyn Write) -> io::Result<()> {
+        debug_assert!(self.keeps_raw || self.start >= self.src.base);
+        if self.end < self.src.base {
+            // The game ends in what left the buffer.
+            self.raw.write_to(sink, self.end - self.start)
+        } else {
+            self.raw.write_to(sink, self.raw.len())?;
+            sink.write_all(self.src.slice(self.start.max(self.src.base), self.end))
+        }
+    }
+
+    /// The line and column of its first byte.
+    pub fn start_line_column(&mut self) -> (u64, u64) {
+        let kept = self
+            .keeps_raw
+            .then_some((self.raw.head(), self.start_pos.offset));
+        let held = super::Held::new_source(self.src);
+        (
+            self.start_pos.line,
+            self.places.column_of(held, kept, self.start_pos.offset),
+        )
+    }
+
+    /// Gives the diagnostics a visitor reported at the game's end their
+    /// column and source.
+    pub fn place(&mut self, cx: &mut Context, from: usize) {
+        let kept = self
+            .keeps_raw
+            .then_some((self.raw.head(), self.start_pos.offset));
+        let held = super::Held::new_source(self.src);
+        self.places.place(held, kept, cx, from);
+    }
+}
