@@ -1,15 +1,15 @@
 //! The filter: which passes run, and a run over one input.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Severity};
 use crate::ledger::{Gate, Ledger};
 use crate::passes::{
-    AsciiSeparators, Chain, Context, DedupKey, DropComments, DropRatings, DropVariations,
-    FanToLetters, Pass, Reaches, Select, SelectPlies, SelectTags, Slot, TagPattern, UndoRedefine,
+    AsciiSeparators, Chain, DedupKey, DropComments, DropRatings, DropVariations, FanToLetters,
+    Pass, Reaches, Select, SelectPlies, SelectTags, Slot, TagPattern, UndoRedefine,
 };
 use crate::pdtl::Pdtl;
-use crate::read::{IndexImpl, Reader, Resume, Settings, Sinks, Until};
+use crate::read::{IndexImpl, Reader, Resume, Settings, Sinks, Stop, Until};
 use crate::report::{CutShort, Origin, Report};
-use crate::stages::Stages;
+use crate::stages::{Decided, Stages};
 use crate::verify::Verify;
 use crate::write::{Format, Writer, HELD_BYTES};
 use std::io::{self, Read, Write};
@@ -70,7 +70,6 @@ pub struct FilterBuilder {
     held_bytes: usize,
     split_variations: bool,
     max_depth: u32,
-    spans: bool,
     index: IndexImpl,
     select: Select,
     gate: Gate,
@@ -99,7 +98,6 @@ impl FilterBuilder {
             held_bytes: HELD_BYTES,
             split_variations: false,
             max_depth: DEFAULT_MAX_DEPTH,
-            spans: true,
             index: IndexImpl::best(),
             select: Select::default(),
             gate: Gate::default(),
@@ -414,16 +412,6 @@ impl FilterBuilder {
         self
     }
 
-    /// Whether the reader copies moves already canonical as they stand
-    /// (the span path, on by default) or reads every token through the
-    /// tokenizer. The output is the same bytes either way: this is for the
-    /// tests that check so, and for measuring.
-    #[doc(hidden)]
-    pub fn spans(mut self, spans: bool) -> Self {
-        self.spans = spans;
-        self
-    }
-
     /// The implementation of the reader's structural index: one of
     /// [`index_implementations`] (the fastest by default). The output is
     /// the same with each: this is for the tests that check so.
@@ -467,28 +455,26 @@ impl FilterBuilder {
             extra: self.extra.into_iter().map(Slot::new).collect(),
             ..Chain::default()
         };
+        let writer = Writer::new(
+            self.format,
+            self.split_variations,
+            hook,
+            self.held_bytes,
+            self.typographic,
+        );
         Filter {
-            stages: Stages {
-                chain,
-                cx: Context::new(self.strict, self.silence_warnings),
-                writer: Writer::new(
-                    self.format,
-                    self.split_variations,
-                    hook,
-                    self.held_bytes,
-                    self.typographic,
-                ),
-                gate: self.gate,
-                cut_short: None,
-            },
             reading: Settings {
-                spans: self.spans,
                 index: self.index,
-                fail_fast: self.fail_fast,
                 fix_result: self.fix_result,
                 max_line_bytes: self.max_line_bytes,
                 max_depth: self.max_depth,
+                strict: self.strict,
+                silence_warnings: self.silence_warnings,
+                // Split variation games report at places long read: keep the game.
+                keep_raw: self.split_variations,
             },
+            stages: Stages::new(chain, writer, self.gate),
+            fail_fast: self.fail_fast,
         }
     }
 }
@@ -507,6 +493,8 @@ impl FilterBuilder {
 pub struct Filter {
     pub(crate) stages: Stages,
     pub(crate) reading: Settings,
+    /// Stop at the first rejected game.
+    fail_fast: bool,
 }
 
 impl Default for Filter {
@@ -618,21 +606,90 @@ impl Filter {
         if self.stages.gate.closed() {
             return Ok(Report::default());
         }
-        let reader = self.reader(Resume::from(origin), Until::End, input, sinks);
-        let (report, _) = reader.run()?;
+        let (report, _) = self.read(Resume::from(origin), Until::End, input, sinks)?;
         Ok(report)
     }
 
-    /// A reader of `src` from `resume` (see [`Reader::new`]) that hands
-    /// its games to this filter's passes and writer.
-    pub(crate) fn reader<'f, R: Read>(
-        &'f mut self,
+    /// Reads `src` from `resume` as far as `until` says, into `sinks`:
+    /// the counts of the games read, and where reading stopped.
+    pub(crate) fn read<R: Read>(
+        &mut self,
         resume: Resume,
-        until: Until<'f>,
+        until: Until<'_>,
         src: R,
-        sinks: Sinks<'f>,
-    ) -> Reader<'f, R> {
-        Reader::new(&mut self.stages, self.reading, resume, until, src, sinks)
+        mut sinks: Sinks<'_>,
+    ) -> io::Result<(Report, Stop)> {
+        let mut set = self.reading;
+        set.keep_raw |= sinks.rejects.is_some() || sinks.duplicates.is_some();
+        let cut_short = self.stages.cut_short.clone();
+        let mut reader = Reader::resumed(set, resume, until, cut_short, src);
+        self.stages.before = Report::default();
+        while let Some(decided) = reader.read_game(self)? {
+            let stop = self.write_game(&mut reader, decided, &mut sinks)?;
+            if stop {
+                return Ok((self.stages.before, Stop::FailFast));
+            }
+        }
+        Ok((self.stages.before, reader.stop()))
+    }
+
+    /// Writes the game `reader` read last as `decided`: written, rejected
+    /// (its bytes as read to the rejects), or left out (a duplicate's
+    /// bytes as read to the duplicates); hands on its diagnostics, and
+    /// counts it. Returns whether reading stops after it.
+    fn write_game<R: Read>(
+        &mut self,
+        reader: &mut Reader<'_, R>,
+        decided: Decided,
+        sinks: &mut Sinks<'_>,
+    ) -> io::Result<bool> {
+        let Decided {
+            verdict,
+            result,
+            variations: (variations, variations_failed),
+            mut counts,
+        } = decided;
+        if let (true, Some(aside)) = (verdict.aside, sinks.duplicates.as_mut()) {
+            reader.write_game(*aside)?;
+        }
+        let cx = reader.context_mut();
+        let rejected = cx.has_error();
+        if let Some(reason) = verdict.left_out {
+            counts.left_out.count(reason);
+            if let Some(note) = &verdict.note {
+                (sinks.on_diagnostic)(note);
+            }
+        } else if rejected {
+            counts.games_rejected += 1;
+            if let Some(rejects) = sinks.rejects.as_mut() {
+                reader.write_game(*rejects)?;
+            }
+            // The first error says why; nothing of the game is written.
+            let cx = reader.context();
+            if let Some(d) = cx.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+                (sinks.on_diagnostic)(d);
+            }
+        } else {
+            self.stages.writer.finish(result, sinks.out)?;
+            counts.games_written += 1;
+            counts.variations_written += variations - variations_failed;
+            counts.variations_rejected += variations_failed;
+            // Their paths, as long as their depth each, only when written.
+            if let (true, Some(rejects)) = (variations_failed > 0, sinks.rejects.as_mut()) {
+                let paths = self.stages.writer.failed_variations();
+                writeln!(rejects, "{{ctlpgn-filter: variation games rejected: {paths}}}")?;
+                reader.write_game(*rejects)?;
+            }
+            let cx = reader.context_mut();
+            counts.warnings += u64::from(cx.silent_warnings);
+            cx.diagnostics.sort_by_key(|d| (d.line, d.column));
+            for d in &cx.diagnostics {
+                counts.warnings += u64::from(d.severity == Severity::Warning);
+                (sinks.on_diagnostic)(d);
+            }
+        }
+        self.stages.before.add(&counts);
+        Ok((rejected || variations_failed > 0) && self.fail_fast || verdict.stop)
     }
 
     /// Filters a whole byte slice; returns the output, the diagnostics and

@@ -268,10 +268,6 @@ pub struct Cli {
     #[arg(long, hide = true, default_value_t = CHUNK_BYTES)]
     pub chunk_bytes: usize,
 
-    /// Read every token through the tokenizer, canonical moves included
-    /// (for the tests and measurements that compare the two readings).
-    #[arg(long, hide = true)]
-    pub no_spans: bool,
     /// Print no warnings or notes (errors are still printed).
     ///
     /// Nor the summary, when all it would say is which games were left out.

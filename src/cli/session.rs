@@ -56,7 +56,6 @@ fn filter_builder(
         .max_depth(cli.max_depth)
         .fail_fast(cli.fail_fast)
         .max_line_bytes(cli.max_line_bytes)
-        .spans(!cli.no_spans)
         .typographic(cli.typographic)
         .format(match cli.format {
             OutputFormat::CtlPgn => Format::CtlPgn,

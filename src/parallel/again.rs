@@ -51,8 +51,7 @@ impl<R: Read> Merger<'_, R> {
             duplicates: s.duplicates.as_mut().map(|r| &mut **r as &mut dyn Write),
             on_diagnostic: &mut *s.on_diagnostic,
         };
-        let reader = filter.reader(resume, until, src, sinks);
-        let (counts, stop) = reader.run()?;
+        let (counts, stop) = filter.read(resume, until, src, sinks)?;
         self.sinks.total.add(&counts);
         let boundary = match stop {
             Stop::Boundary(at) => Some(

@@ -103,8 +103,7 @@ fn read_into(
             duplicates: None,
             on_diagnostic: &mut on_diagnostic,
         };
-        let reader = filter.reader(start, until, src, sinks);
-        let (counts, stop) = reader.run()?;
+        let (counts, stop) = filter.read(start, until, src, sinks)?;
         output.report.add(&counts);
         return Ok(stop);
     }
@@ -138,8 +137,7 @@ fn read_into(
         duplicates: keep.duplicates.then_some(&mut aside as &mut dyn Write),
         on_diagnostic: &mut on_diagnostic,
     };
-    let reader = filter.reader(start, until, src, sinks);
-    let run = reader.run();
+    let run = filter.read(start, until, src, sinks);
     filter.stages.gate.defer = None;
     let (counts, stop) = run?;
     report.add(&counts);

@@ -3,42 +3,13 @@
 //! bytes exactly as read.
 
 use super::scan::Mode;
-use super::{Held, Reading, Resume, Sinks, Stop, Until};
-use crate::diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
+use super::{GameEnd, Held, Reading, Resume, Step, Stop, Until, VariationError, Visitor};
+use crate::diag::{DiagnosticKind, Message, Pos, Severity};
 use crate::grammar::game_start::{is_blank, Opens, Standing};
-use crate::grammar::model::Outcome;
+use crate::grammar::model::{Outcome, Side};
 use crate::report::{CutShort, Report};
 use crate::spill::Spill;
 use std::io::{self, Write};
-
-/// Where the games go: the output, the rejects, the diagnostics, and the
-/// counts of the games finished; and where reading stops.
-pub(super) struct Io<'f> {
-    out: &'f mut dyn Write,
-    rejects: Option<&'f mut dyn Write>,
-    /// Where a game the verdict sets aside goes, as read: a duplicate, or
-    /// with `--jobs` a game the merger may find one.
-    aside: Option<&'f mut dyn Write>,
-    on_diagnostic: &'f mut dyn FnMut(&Diagnostic),
-    until: Until<'f>,
-    /// Where reading stopped short of the input's end, once it has.
-    pub stop: Option<Stop>,
-    pub report: Report,
-}
-
-impl<'f> Io<'f> {
-    pub fn new(sinks: Sinks<'f>, until: Until<'f>) -> Io<'f> {
-        Io {
-            out: sinks.out,
-            rejects: sinks.rejects,
-            aside: sinks.duplicates,
-            on_diagnostic: sinks.on_diagnostic,
-            until,
-            stop: None,
-            report: Report::default(),
-        }
-    }
-}
 
 /// The places of a game that a diagnostic made later may point at.
 #[derive(Clone, Copy, Debug, Default)]
@@ -82,6 +53,11 @@ pub(super) struct Game {
     pub counts: Report,
     /// Its diagnostics placed so far.
     pub placed: usize,
+    /// Comments it skipped inside skipped variations.
+    pub skipped_comments: u64,
+    /// Where it ended (once it has): the stream offset of the next
+    /// game's first byte, or of the input's end.
+    pub end: u64,
     /// Its bytes that left the buffer (with rejects, and for the places of
     /// split variation games), and whether they are kept at all.
     pub raw: Spill,
@@ -108,7 +84,7 @@ impl Game {
     }
 }
 
-impl Reading<'_> {
+impl<V: Visitor> Step<'_, '_, V> {
     // ───────────────────────────── diagnostics ─────────────────────────────
 
     /// An error at stream offset `at` of the current line.
@@ -119,19 +95,35 @@ impl Reading<'_> {
         self.error_at_pos(h, pos, message);
     }
 
-    /// An error at `pos`. Inside a variation, with `--split-variations`,
-    /// it rejects that variation's game (and those of the variations
-    /// inside it) rather than the game, but for the errors that break the
-    /// game's structure ([`Reading::game_error_at_pos`]).
+    /// An error at `pos`. Inside a variation, the visitor may keep it for
+    /// that variation alone ([`Visitor::variation_error`]: the variation's
+    /// game, with `--split-variations`), but for the errors that break the
+    /// game's structure ([`Step::game_error_at_pos`]).
     #[cold]
     #[inline(never)]
     pub(super) fn error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<Message>) {
-        let mut message = message.into();
-        if self.game.depth > 0 && !self.f.cx.has_error() {
-            // Kept by the writer, to be reported once the variation's path
-            // is known (or as the game's error, when it is no game).
-            match self.f.writer.variation_fault(pos, message) {
-                Ok(()) => return,
+        self.error_with(h, pos, message.into(), None);
+    }
+
+    /// [`Step::error_at_pos`]; `unread`: the error is a word where the
+    /// half-move of this number and side was due, at this place.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn error_with(
+        &mut self,
+        h: Held<'_>,
+        pos: Pos,
+        mut message: Message,
+        unread: Option<(u32, Side, Pos)>,
+    ) {
+        if self.game.depth > 0 && !self.cx.has_error() {
+            let at = VariationError {
+                pos,
+                message,
+                unread,
+            };
+            match self.v.variation_error(at, &mut self.st.cx) {
+                Ok(()) => return self.place(h),
                 Err(m) => message = m,
             }
         }
@@ -142,15 +134,13 @@ impl Reading<'_> {
     #[cold]
     #[inline(never)]
     pub(super) fn game_error_at_pos(&mut self, h: Held<'_>, pos: Pos, message: impl Into<Message>) {
-        self.f.cx.error(pos, message);
+        self.cx.error(pos, message);
         self.place(h);
     }
 
-    /// Would an error here be reported? Not after the game's error, nor
-    /// after one that rejects the game of the variation it is in.
+    /// Would an error here be reported? Not after the game's error.
     pub(super) fn reports_errors(&self) -> bool {
-        !self.f.cx.has_error()
-            && (self.game.depth == 0 || self.f.writer.variation_faulted() != Some(true))
+        !self.cx.has_error()
     }
 
     /// A warning at `pos`, about a `problem` the filter repairs as `fix`
@@ -163,30 +153,15 @@ impl Reading<'_> {
         problem: impl Into<Message>,
         fix: impl std::fmt::Display,
     ) {
-        self.f.cx.warn_fixed(pos, problem, fix);
+        self.cx.warn_fixed(pos, problem, fix);
         self.place(h);
     }
 
-    /// Gives the game's new diagnostics (the passes' among them) their
-    /// column and source.
-    #[inline]
-    pub(super) fn place(&mut self, h: Held<'_>) {
-        if self.game.placed < self.f.cx.diagnostics.len() {
-            self.place_new(h);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn place_new(&mut self, h: Held<'_>) {
-        self.places
-            .place(h, self.game.kept(), &mut self.f.cx, self.game.placed);
-        self.game.placed = self.f.cx.diagnostics.len();
-    }
-
     /// Before the buffer drops what lies before stream offset `keep`:
-    /// keeps what the game under way still needs of it.
+    /// keeps what the game under way still needs of it, and the visitor
+    /// copies what it needs of it.
     pub(super) fn before_discard(&mut self, h: Held<'_>, keep: u64) -> io::Result<()> {
+        self.v.discard(h.src(), keep);
         if !self.game.open {
             return Ok(());
         }
@@ -197,7 +172,7 @@ impl Reading<'_> {
             .chain(m.result_tag.map(|t| t.1));
         for p in marks {
             if p.line != 0 && p.offset < keep {
-                self.places.keep(h, p.offset);
+                self.places.keep(h.src(), p.offset);
             }
         }
         if self.game.keep_raw {
@@ -212,7 +187,7 @@ impl Reading<'_> {
     /// game its first token belongs to by the game-start rule (the game
     /// under way when it continues a comment or a dropped variation).
     /// Returns `false` when reading stops here instead (see
-    /// [`Reading::game_at`]).
+    /// [`Step::game_at`]).
     #[cold]
     pub(super) fn line_too_long(&mut self, h: Held<'_>, at: u64, limit: u64) -> io::Result<bool> {
         self.flush_pending(h);
@@ -252,42 +227,45 @@ impl Reading<'_> {
     /// once its game has one. Comments and variations belong to the game
     /// under way, ended or not. A game that starts with a tag or movetext
     /// on the line where the game before ended is warned about: two files
-    /// joined without a final newline look so. Returns `false` when reading
-    /// stops here instead: a boundary asked for ([`Until::Boundary`]).
+    /// joined without a final newline look so. Returns `false` when the
+    /// token is not to be read now: reading pauses at the end of the game
+    /// under way, and the token is read again as the next game's first;
+    /// or reading stops at a boundary asked for ([`Until::Boundary`]).
     pub(super) fn game_at(&mut self, h: Held<'_>, opens: Opens, at: u64) -> io::Result<bool> {
         let now = self.standing();
         if !now.starts(opens) {
             return Ok(true);
         }
-        let g = &self.game;
-        let joined = if g.open {
-            now.ended && opens != Opens::Result && g.movetext_line == self.places.line
-        } else {
-            g.joined
-        };
         let starts_line = self.starts_line(h, at);
         if self.game.open {
+            let g = &self.game;
+            let joined =
+                now.ended && opens != Opens::Result && g.movetext_line == self.places.line;
             self.finish_game(h, at, Some((opens, starts_line)))?;
+            // (Not open, it says whether the next game is joined.)
+            self.game.joined = joined;
+            self.again_at = Some(at);
+            return Ok(false);
         }
-        if let Until::Boundary { is_boundary, .. } = self.io.until {
-            // Not past the last game `--stop-after` lets through.
-            if self.io.stop.is_none() && is_boundary(at) {
-                self.io.stop = Some(Stop::Boundary(at));
+        if let Until::Boundary { is_boundary, .. } = self.until {
+            if is_boundary(at) {
+                self.stop = Some(Stop::Boundary(at));
                 return Ok(false);
             }
         }
-        self.begin_game(at);
+        let joined = self.game.joined;
+        self.begin_game(h, at);
         self.game.starts_line = starts_line;
         self.game.joined = joined;
         if joined {
             let pos = self.game.start;
-            self.f.cx.warn(
+            self.cx.warn(
                 pos,
                 "two games on one line: a file without a final newline?",
             );
             self.place(h);
         }
-        Ok(self.io.stop.is_none())
+        Ok(true)
     }
 
     // ───────────────────────────── games ─────────────────────────────
@@ -295,7 +273,7 @@ impl Reading<'_> {
     /// Starts a game at stream offset `at`, on the current line.
     #[cold]
     #[inline(never)]
-    fn begin_game(&mut self, at: u64) {
+    fn begin_game(&mut self, h: Held<'_>, at: u64) {
         let start = self.places.pos(at);
         let raw = std::mem::take(&mut self.game.raw);
         self.game = Game {
@@ -310,10 +288,11 @@ impl Reading<'_> {
         self.game.raw.clear();
         self.movetext = Default::default();
         self.places.forget();
-        // The games before it have been counted as they ended.
-        self.f.cx.reset(start, self.io.report.games_read + 1);
-        self.f.chain.begin_game(&mut self.f.cx);
-        self.f.writer.begin(start.line);
+        self.games += 1;
+        let number = self.games;
+        self.cx.reset(start, number);
+        self.v.begin_game(&mut self.st.cx);
+        self.place(h);
     }
 
     /// The tags are over: the chain learns what each pass wants of the
@@ -329,8 +308,8 @@ impl Reading<'_> {
     #[inline(never)]
     fn tags_end(&mut self, h: Held<'_>) {
         self.game.past_tags = true;
-        self.f.chain.movetext_begins(&self.f.cx);
-        self.release_held_comments(h);
+        self.v.end_tags(&mut self.st.cx);
+        self.place(h);
     }
 
     /// Does stream offset `at`, on the line being read, begin that line
@@ -353,7 +332,7 @@ impl Reading<'_> {
     /// Ends the game under way at stream offset `end`, where the next one
     /// starts (`next`: its first token's kind, and whether it begins a
     /// line) or the input ends (`None`): checks what only the whole game
-    /// shows, writes or rejects it, and hands its diagnostics on.
+    /// shows, and hands it to the visitor's end; reading then pauses.
     #[cold]
     #[inline(never)]
     pub(super) fn finish_game(
@@ -396,11 +375,12 @@ impl Reading<'_> {
             let at = self.game.marks.last_move;
             let message = "the last move has no end marker (: or #)";
             let message = Message::new(DiagnosticKind::NoEndMarker, message);
-            self.f.cx.warn(at, message);
+            self.cx.warn(at, message);
             self.place(h);
         }
         let tag = self.game.marks.result_tag;
         let result = self.movetext.outcome(tag.map(|t| t.0));
+        let mut fix_result_tag = None;
         if let Some((written, at)) = tag {
             if written != result {
                 let problem = format!(
@@ -409,112 +389,52 @@ impl Reading<'_> {
                     result.as_str()
                 );
                 if self.set.fix_result {
-                    self.f.writer.fix_result_tag(result);
+                    fix_result_tag = Some(result);
                     let fix = format!("written {}", result.as_str());
                     self.warn_fixed_at(h, at, problem, fix);
                 } else {
                     let hint = format!("{problem} (--fix-result writes the tag so)");
-                    self.f.cx.warn(at, hint);
+                    self.cx.warn(at, hint);
                 }
             }
         }
-        self.f.chain.end_game(self.movetext.result, &mut self.f.cx);
-        let (variations, variations_failed) = if self.f.cx.has_error() {
-            (0, 0)
-        } else {
-            let verify = self.f.chain.verify.is_some();
-            self.f.writer.plan_variations(verify, &mut self.f.cx)
-        };
-        self.place(h);
         // Left out of `--cut`'s pieces, would it leave the games beside it
         // reading as they do? It and the next begin lines, and the next
         // would begin a game after the last game kept.
         let before = self.game.kept_before;
         let removable =
             self.game.starts_line && next.is_none_or(|(opens, line)| line && before.starts(opens));
-        let (places, game) = (&mut self.places, &self.game);
-        let at = || (start.line, places.column_of(h, game.kept(), start.offset));
-        let verdict = self.f.verdict(result, at, &self.io.report, removable);
-        if verdict.left_out.is_none() {
+        let mut counts = std::mem::take(&mut self.game.counts);
+        counts.games_read = 1;
+        self.game.end = end;
+        let st = &mut *self.st;
+        let mut game_end = GameEnd {
+            result,
+            result_read: st.movetext.result,
+            fix_result_tag,
+            removable,
+            counts,
+            skipped_comments: st.game.skipped_comments,
+            start: start.offset,
+            end,
+            src: h.src(),
+            kept: st.game.keep_raw.then_some(st.game.raw.head()),
+            places: &mut st.places,
+            start_pos: start,
+            left_out: false,
+        };
+        let out = self.v.end_game(&mut game_end, &mut st.cx);
+        let left_out = game_end.left_out;
+        self.place(h);
+        if !left_out {
             self.game.kept_before = self.standing();
         }
-        if let (true, Some(aside)) = (verdict.aside, self.io.aside.as_mut()) {
-            write_game(*aside, &mut self.game.raw, h, start.offset, end)?;
-        }
-        let mut counts = std::mem::take(&mut self.game.counts);
-        counts.games_read += 1;
-        let rejected = self.f.cx.has_error();
-        if let Some(reason) = verdict.left_out {
-            counts.left_out.count(reason);
-            if let Some(note) = &verdict.note {
-                (self.io.on_diagnostic)(note);
-            }
-        } else if rejected {
-            counts.games_rejected += 1;
-            self.reject(h, start.offset, end, None)?;
-            // The first error says why; nothing of the game is written.
-            if let Some(d) = self
-                .f
-                .cx
-                .diagnostics
-                .iter()
-                .find(|d| d.severity == Severity::Error)
-            {
-                (self.io.on_diagnostic)(d);
-            }
-        } else {
-            if let Some(v) = &self.f.chain.verify {
-                self.f.writer.final_position(v.pass.position());
-            }
-            self.f.writer.finish(result, self.io.out)?;
-            counts.games_written += 1;
-            counts.variations_written += variations - variations_failed;
-            counts.variations_rejected += variations_failed;
-            // Their paths, as long as their depth each, only when written.
-            if variations_failed > 0 && self.io.rejects.is_some() {
-                let note = self.f.writer.failed_variations();
-                self.reject(h, start.offset, end, Some(&note))?;
-            }
-            let cx = &mut self.f.cx;
-            counts.warnings += u64::from(cx.silent_warnings);
-            cx.diagnostics.sort_by_key(|d| (d.line, d.column));
-            for d in &cx.diagnostics {
-                counts.warnings += u64::from(d.severity == Severity::Warning);
-                (self.io.on_diagnostic)(d);
-            }
-        }
-        self.f.cx.diagnostics.clear();
-        self.f.cx.offsets.clear();
-        self.io.report.add(&counts);
+        self.out = Some(out);
+        self.waiting = true;
         self.game.open = false;
         // (Not open, it says whether the next game is joined: not known.)
         self.game.joined = false;
-        self.game.raw.clear();
-        if (rejected || variations_failed > 0) && self.set.fail_fast || verdict.stop {
-            self.io.stop = Some(Stop::FailFast);
-        }
         Ok(())
-    }
-
-    /// Writes the game read from `start` to `end` to the rejects, byte for
-    /// byte, after a comment naming the variation games rejected, if any.
-    fn reject(
-        &mut self,
-        h: Held<'_>,
-        start: u64,
-        end: u64,
-        variations: Option<&str>,
-    ) -> io::Result<()> {
-        let Some(rejects) = self.io.rejects.as_mut() else {
-            return Ok(());
-        };
-        if let Some(paths) = variations {
-            writeln!(
-                rejects,
-                "{{ctlpgn-filter: variation games rejected: {paths}}}"
-            )?;
-        }
-        write_game(*rejects, &mut self.game.raw, h, start, end)
     }
 
     /// The input has ended (at `self.at`): ends the game under way, or,
@@ -526,7 +446,7 @@ impl Reading<'_> {
     #[inline(never)]
     pub(super) fn end_of_input(&mut self, h: Held<'_>) -> io::Result<Result<Stop, (u64, Spill)>> {
         self.flush_pending(h);
-        if let Until::Boundary { whole: false, .. } = self.io.until {
+        if let Until::Boundary { whole: false, .. } = self.until {
             let g = &self.game;
             let resume = if g.open {
                 Resume {
@@ -549,14 +469,43 @@ impl Reading<'_> {
             return Ok(again);
         }
         let end = self.at;
-        let cut = self.f.cut_short.as_ref().is_some_and(CutShort::is_set);
+        let cut = self.cut_short.as_ref().is_some_and(CutShort::is_set);
         if cut && self.game.open && self.movetext.result.is_none() {
             let message = "the game is cut short here, where the input's text ends early \
                            (the error after the games says why): rejected";
             self.error_at_pos(h, self.places.pos(end), message);
         }
         self.finish_game(h, end, None)?;
-        Ok(Ok(self.io.stop.unwrap_or(Stop::End)))
+        Ok(Ok(Stop::End))
+    }
+}
+
+impl Reading<'_> {
+    /// Gives the game's new diagnostics (the visitor's among them) their
+    /// column and source.
+    #[inline]
+    pub(super) fn place(&mut self, h: Held<'_>) {
+        if self.game.placed < self.cx.diagnostics.len() {
+            self.place_new(h);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn place_new(&mut self, h: Held<'_>) {
+        let kept = self.game.kept();
+        self.places
+            .place(h.src(), kept, &mut self.cx, self.game.placed);
+        self.game.placed = self.cx.diagnostics.len();
+    }
+
+    /// Writes the bytes of the game read last, exactly as read, to `sink`
+    /// (those that left the buffer only when kept: [`Settings::keep_raw`]).
+    ///
+    /// [`Settings::keep_raw`]: super::Settings::keep_raw
+    pub(super) fn write_game(&mut self, h: Held<'_>, sink: &mut dyn Write) -> io::Result<()> {
+        let (start, end) = (self.game.start.offset, self.game.end);
+        write_game(sink, &mut self.game.raw, h, start, end)
     }
 }
 

@@ -1,26 +1,26 @@
-//! The reader: the one pass over the input, in layers.
+//! The reader: one pass over the input, a game at a time, each handed to
+//! a [`Visitor`] as it is read.
 //!
 //! - `input.rs`: the one buffer, which holds whole lines and says how far
 //!   the input is read.
 //! - `index.rs`: stage 1, a vectorised structural index of each region of
 //!   lines (line ends, braces, parentheses, `[`, `"`, non-ASCII bytes).
 //! - `scan.rs`: the modes that cross lines, read from the index: a
-//!   comment's text up to `}`, a dropped variation up to its `)`, and the
+//!   comment's text up to `}`, a skipped variation up to its `)`, and the
 //!   search of a comment never closed for a game to read again.
-//! - `tokens.rs`: stage 2 for everything else, through the `logos`
-//!   tokenizer but where `spans.rs` reads a main line already canonical
-//!   (moves and move numbers in sequence) straight from the bytes; tokens
-//!   handed on by kind to `tags.rs`, `moves.rs` (with `movetext.rs`, the
-//!   numbering's state machine), or, for variations and comments, kept
-//!   in `tokens.rs`.
+//! - `tokens.rs`: stage 2, the one loop over the `logos` tokens of each
+//!   region of lines; tokens handed on by kind to `tags.rs`, `moves.rs`
+//!   (with `movetext.rs`, the numbering's state machine), or, for
+//!   variations and comments, kept in `tokens.rs`.
 //! - `game.rs`: the game assembler: the game-start rule, and each game's
-//!   end, written or rejected.
+//!   end.
 //! - `places.rs`: positions, worked out when a diagnostic is made.
+//! - `visitor.rs`: what the reader hands on, and what it is answered.
 //!
 //! Every input byte belongs to exactly one game or to the blank space
 //! before the first: a game runs from its first byte to the next game's
-//! first byte (or the end of the input), and a rejected game's bytes are
-//! handed to the rejects sink exactly as read.
+//! first byte (or the end of the input); a visitor may have a game's bytes
+//! exactly as read ([`GameEnd::write_raw`]).
 
 mod game;
 mod index;
@@ -31,13 +31,12 @@ mod places;
 mod scan;
 mod tags;
 mod tokens;
+mod visitor;
 
 use crate::diag::Diagnostic;
-use crate::grammar::half_move::Window;
-use crate::pass::Interest;
-use crate::report::{Origin, Report};
-use crate::stages::Stages;
-use game::{Game, Io};
+use crate::pass::Context;
+use crate::report::{CutShort, Origin};
+use game::Game;
 pub(crate) use index::Impl as IndexImpl;
 use index::Index;
 pub(crate) use input::read_some;
@@ -46,7 +45,8 @@ use movetext::Movetext;
 use places::Places;
 use scan::Scan;
 use std::io::{self, Read, Write};
-use tokens::{Asides, Moves};
+use tokens::Moves;
+pub use visitor::{GameEnd, MoveRead, Skip, Source, TagRead, VariationError, Visitor};
 
 /// Where a run writes: the games written, the games rejected (as read),
 /// the duplicates left out by `--dedup` (as read), the diagnostics.
@@ -63,21 +63,24 @@ pub struct Sinks<'a> {
 }
 
 /// What the reader is told once, for every input: how it reads, how far
-/// it lets a line and a nesting go, what it does at a game's end.
+/// it lets a line and a nesting go, what it keeps.
 #[derive(Clone, Copy)]
 pub(crate) struct Settings {
-    /// Copy moves already canonical as they stand (`FilterBuilder::spans`).
-    pub spans: bool,
     pub index: IndexImpl,
-    /// Stop at the first rejected game.
-    pub fail_fast: bool,
-    /// Write a Result tag that disagrees with the game's result line as
-    /// the result line says.
+    /// Warn that a Result tag that disagrees with the game's end is to be
+    /// written as the end says (`GameEnd::fix_result_tag`).
     pub fix_result: bool,
     /// The longest line read: a longer one rejects its game unread.
     pub max_line_bytes: u64,
     /// Variations nested deeper reject their game.
     pub max_depth: u32,
+    /// Warnings are errors (`--strict`); warnings are counted, not made (`-q`).
+    pub strict: bool,
+    pub silence_warnings: bool,
+    /// Keep a game's bytes that leave the buffer, for
+    /// [`GameEnd::write_raw`] and for the places of diagnostics made at
+    /// its end.
+    pub keep_raw: bool,
 }
 
 /// How far a run reads.
@@ -138,33 +141,28 @@ impl From<Origin> for Resume {
 #[derive(Clone, Copy)]
 struct Held<'a> {
     bytes: &'a [u8],
-    /// `bytes` and the 64 bytes after them (zero past the input held).
-    padded: &'a [u8],
     /// Stream offset of `bytes[0]`, always a line's start.
     base: u64,
     index: &'a Index,
 }
 
 impl<'a> Held<'a> {
-    /// The bytes of `Input::held` (followed by padding), with `index`.
+    /// The bytes of `Input::held`, with `index`.
     fn new((padded, len, base): (&'a [u8], usize, u64), index: &'a Index) -> Held<'a> {
         Held {
             bytes: &padded[..len],
-            padded,
             base,
             index,
         }
     }
 
-    /// The 64 bytes from stream offset `at`, of which those before `end`
-    /// are the text read: what the quick readers look at.
+    /// What a visitor may copy of them.
     #[inline(always)]
-    fn window(self, at: u64, end: u64) -> Window<'a> {
-        let i = (at - self.base) as usize;
-        let bytes = self.padded[i..]
-            .first_chunk::<64>()
-            .expect("64 bytes follow the bytes held");
-        Window::new(bytes, (end - at).min(64) as usize)
+    fn src(self) -> Source<'a> {
+        Source {
+            bytes: self.bytes,
+            base: self.base,
+        }
     }
 
     /// The bytes from stream offset `from` to `to`.
@@ -199,18 +197,66 @@ impl<'a> Held<'a> {
     }
 }
 
-pub(crate) struct Reader<'f, R> {
+/// Reads games from a byte stream, one at a time, handing each to a
+/// [`Visitor`] as it goes: the one reader of this crate, which the filter,
+/// `--jobs`, [`read_games`](crate::read_games) and the Python package all read through.
+///
+/// ```
+/// use ctlpgn_filter::read::{GameEnd, MoveRead, Reader, Visitor};
+/// use ctlpgn_filter::Context;
+///
+/// /// Counts each game's half-moves.
+/// struct Plies(u32);
+///
+/// impl Visitor for Plies {
+///     type Output = (u32, bool);
+///     fn begin_game(&mut self, _cx: &mut Context) {
+///         self.0 = 0;
+///     }
+///     fn half_move(&mut self, _mv: &MoveRead<'_>, _cx: &mut Context) {
+///         self.0 += 1;
+///     }
+///     fn end_game(&mut self, _end: &mut GameEnd<'_>, cx: &mut Context) -> (u32, bool) {
+///         (self.0, cx.has_error())
+///     }
+/// }
+///
+/// let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n2. F8-F12:\n*\n\n\
+///              [Variant \"C'escacs\"]\n1. E7-E13 ?? { no good }:\n*\n";
+/// let mut reader = Reader::new(input.as_bytes());
+/// let mut plies = Plies(0);
+/// assert_eq!(reader.read_game(&mut plies).unwrap(), Some((3, false)));
+/// assert_eq!(reader.read_game(&mut plies).unwrap(), Some((1, false)));
+/// assert_eq!(reader.read_game(&mut plies).unwrap(), None);
+/// ```
+pub struct Reader<'u, R> {
     input: Input<R>,
     index: Index,
-    st: Reading<'f>,
+    st: Reading<'u>,
+    /// A comment never closed ended the game read last: the input is read
+    /// again from here, with what left the buffer, once that game's bytes
+    /// are let go (the next [`Reader::read_game`]).
+    again: Option<(u64, crate::spill::Spill)>,
 }
 
 /// Everything the reader knows but the input and its index.
-struct Reading<'f> {
-    /// What each game is handed to.
-    f: &'f mut Stages,
+struct Reading<'u> {
     set: Settings,
-    io: Io<'f>,
+    /// The game's context: its diagnostics, and what the passes know.
+    cx: Context,
+    until: Until<'u>,
+    /// Where reading stopped short of the input's end, once it has.
+    stop: Option<Stop>,
+    /// A game has ended, and what its visitor made of it waits to be
+    /// handed back: reading pauses.
+    waiting: bool,
+    /// Where reading goes on once a game ended short of the token that
+    /// begins the next: that token is read again, then as the next game's.
+    again_at: Option<u64>,
+    /// The input being read ends early (`--cut`, a decoder's error).
+    cut_short: Option<CutShort>,
+    /// The games begun so far.
+    games: u64,
     /// The stream offset up to which the input is read.
     at: u64,
     places: Places,
@@ -218,90 +264,172 @@ struct Reading<'f> {
     game: Game,
     movetext: Movetext,
     moves: Moves,
-    asides: Asides,
 }
 
-impl<'f, R: Read> Reader<'f, R> {
+/// A visitor being read to, and what it made of the game that ended last.
+struct Step<'a, 'u, V: Visitor> {
+    st: &'a mut Reading<'u>,
+    v: &'a mut V,
+    out: Option<V::Output>,
+}
+
+impl<'u, V: Visitor> std::ops::Deref for Step<'_, 'u, V> {
+    type Target = Reading<'u>;
+    #[inline(always)]
+    fn deref(&self) -> &Reading<'u> {
+        self.st
+    }
+}
+
+impl<V: Visitor> std::ops::DerefMut for Step<'_, '_, V> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.st
+    }
+}
+
+impl<R: Read> Reader<'static, R> {
+    /// A reader of `src` from its start, with the default settings: lines
+    /// up to [`crate::DEFAULT_MAX_LINE_BYTES`] long, variations up to
+    /// [`crate::DEFAULT_MAX_DEPTH`] deep.
+    pub fn new(src: R) -> Reader<'static, R> {
+        let set = Settings {
+            index: IndexImpl::best(),
+            fix_result: false,
+            max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
+            max_depth: crate::DEFAULT_MAX_DEPTH,
+            strict: false,
+            silence_warnings: false,
+            keep_raw: false,
+        };
+        Reader::resumed(set, Resume::from(Origin::START), Until::End, None, src)
+    }
+}
+
+impl<'u, R: Read> Reader<'u, R> {
     /// A reader from `resume`, the start of a stream (a line that is line
-    /// 1, at offset 0) or of a game within one, that hands each game to
-    /// `f` and writes to `sinks` (the games the verdict sets aside, as
-    /// read, to `sinks.duplicates`).
-    pub(crate) fn new(
-        f: &'f mut Stages,
+    /// 1, at offset 0) or of a game within one, that reads as far as
+    /// `until` says.
+    pub(crate) fn resumed(
         set: Settings,
         resume: Resume,
-        until: Until<'f>,
+        until: Until<'u>,
+        cut_short: Option<CutShort>,
         src: R,
-        sinks: Sinks<'f>,
-    ) -> Reader<'f, R> {
-        let skip_comments = f.chain.drops(Interest::COMMENTS);
-        let skip_variations = f.chain.drops(Interest::VARIATIONS);
-        // Split variation games report at places long read: keep the game.
-        let keep_raw = sinks.rejects.is_some() || sinks.duplicates.is_some() || f.writer.splits();
-        let index = Index::new(set.index);
-        let mut game = Game::new(keep_raw);
+    ) -> Reader<'u, R> {
+        let mut game = Game::new(set.keep_raw);
         game.joined = resume.joined;
         Reader {
             input: Input::new(src, resume.line_start, set.max_line_bytes),
-            index,
+            index: Index::new(set.index),
+            again: None,
             st: Reading {
-                io: Io::new(sinks, until),
+                cx: Context::new(set.strict, set.silence_warnings),
+                set,
+                until,
+                stop: None,
+                waiting: false,
+                again_at: None,
+                cut_short,
+                games: 0,
                 at: resume.at,
                 places: Places::new(resume.line, resume.line_start),
-                scan: Scan::new(skip_comments, skip_variations),
+                scan: Scan::default(),
                 game,
                 movetext: Movetext::default(),
                 moves: Moves::default(),
-                asides: Asides::default(),
-                f,
-                set,
             },
         }
     }
 
-    /// Reads the input (see [`Until`]); returns the counts of the games
-    /// finished, and where it stopped.
-    pub(crate) fn run(mut self) -> io::Result<(Report, Stop)> {
-        let stop = loop {
-            let end = match self.input.lines_end(self.st.at, self.st.places.line_start) {
+    /// Where reading stopped, once [`Reader::read_game`] has handed back
+    /// `None`.
+    pub(crate) fn stop(&self) -> Stop {
+        self.st.stop.unwrap_or(Stop::End)
+    }
+
+    /// The context of the game read last: its diagnostics, placed, in the
+    /// order they were made.
+    pub fn context(&self) -> &Context {
+        &self.st.cx
+    }
+
+    /// The context of the game read last, to take its diagnostics from.
+    pub(crate) fn context_mut(&mut self) -> &mut Context {
+        &mut self.st.cx
+    }
+
+    /// Reads the next game, handing it to `visitor`; returns what the
+    /// visitor made of it ([`Visitor::end_game`]), or `None` at the end of
+    /// the input.
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
+        if let Some((again, spill)) = self.again.take() {
+            self.input.read_again(again, spill)?;
+        }
+        let mut s = Step {
+            st: &mut self.st,
+            v: visitor,
+            out: None,
+        };
+        s.waiting = false;
+        if s.stop.is_some() {
+            return Ok(None);
+        }
+        loop {
+            let end = match self.input.lines_end(s.at, s.places.line_start) {
                 Ahead::Lines(end) => end,
                 Ahead::More => {
                     // The buffer keeps the line being read, and drops what is before it.
-                    let keep = self.st.places.line_start;
+                    let keep = s.places.line_start;
                     self.index.build(&[], keep);
                     let h = Held::new(self.input.held(), &self.index);
-                    self.st.before_discard(h, keep)?;
+                    s.before_discard(h, keep)?;
                     self.input.read_more(keep)?;
                     continue;
                 }
                 Ahead::TooLong => {
-                    self.past_long_line()?;
-                    if let Some(stop) = self.st.io.stop {
-                        break stop;
+                    Reader::past_long_line(&mut self.input, &mut self.index, &mut s)?;
+                    if s.paused() {
+                        break;
                     }
                     continue;
                 }
             };
-            if end > self.st.at {
+            if end > s.at {
                 let (bytes, _, base) = self.input.held();
-                let region = &bytes[(self.st.at - base) as usize..(end - base) as usize];
-                self.index.build(region, self.st.at);
+                let region = &bytes[(s.at - base) as usize..(end - base) as usize];
+                self.index.build(region, s.at);
                 let h = Held::new(self.input.held(), &self.index);
-                self.st.region(h, end)?;
-                if let Some(stop) = self.st.io.stop {
-                    break stop;
+                s.region(h, end)?;
+                if s.paused() {
+                    break;
                 }
             }
-            if self.input.ended_at(self.st.at) {
-                self.index.build(&[], self.st.at);
+            if self.input.ended_at(s.at) {
+                self.index.build(&[], s.at);
                 let h = Held::new(self.input.held(), &self.index);
-                match self.st.end_of_input(h)? {
-                    Ok(stop) => break stop,
-                    Err((again, spill)) => self.input.read_again(again, spill)?,
+                match s.end_of_input(h)? {
+                    Ok(stop) => {
+                        s.stop.get_or_insert(stop);
+                        break;
+                    }
+                    Err(again) => {
+                        // It ended the game read last (`finish_game`).
+                        self.again = Some(again);
+                        break;
+                    }
                 }
             }
-        };
-        Ok((self.st.io.report, stop))
+        }
+        Ok(s.out.take())
+    }
+
+    /// Writes the bytes of the game read last, exactly as read, to `sink`:
+    /// for the rejects, say. Those that left the reader's buffer are there
+    /// only when it was told to keep them.
+    pub fn write_game(&mut self, sink: &mut dyn Write) -> io::Result<()> {
+        let h = Held::new(self.input.held(), &self.index);
+        self.st.write_game(h, sink)
     }
 
     /// The line being read is longer than the limit: its game is rejected,
@@ -310,41 +438,53 @@ impl<'f, R: Read> Reader<'f, R> {
     /// the next line, as if the long one were not there.
     #[cold]
     #[inline(never)]
-    fn past_long_line(&mut self) -> io::Result<()> {
-        let at = self.st.at;
-        self.index.build(&[], at);
-        let h = Held::new(self.input.held(), &self.index);
-        let limit = self.st.set.max_line_bytes;
-        if !self.st.line_too_long(h, at, limit)? {
+    fn past_long_line<V: Visitor>(
+        input: &mut Input<R>,
+        index: &mut Index,
+        s: &mut Step<'_, 'u, V>,
+    ) -> io::Result<()> {
+        let at = s.at;
+        index.build(&[], at);
+        let h = Held::new(input.held(), index);
+        let limit = s.set.max_line_bytes;
+        if !s.line_too_long(h, at, limit)? {
             return Ok(());
         }
         loop {
-            if let Some((next, line_end)) = self.input.past_line(self.st.at) {
-                self.st.at = next;
+            if let Some((next, line_end)) = input.past_line(s.at) {
+                s.at = next;
                 if line_end {
-                    self.st.places.new_line(next);
+                    s.places.new_line(next);
                 } else {
                     // The input ends in it: nothing of it is left to read.
-                    let line = self.st.places.line;
-                    self.st.places.restart(line, next);
+                    let line = s.places.line;
+                    s.places.restart(line, next);
                 }
                 return Ok(());
             }
-            let end = self.input.held_end();
-            self.index.build(&[], end);
-            let h = Held::new(self.input.held(), &self.index);
-            self.st.before_discard(h, end)?;
-            self.st.at = end;
-            self.input.read_more(end)?;
+            let end = input.held_end();
+            index.build(&[], end);
+            let h = Held::new(input.held(), index);
+            s.before_discard(h, end)?;
+            s.at = end;
+            input.read_more(end)?;
         }
     }
 }
 
 impl Reading<'_> {
+    /// Does reading pause here: it has stopped, or a game has ended?
+    #[inline(always)]
+    fn paused(&self) -> bool {
+        self.waiting || self.stop.is_some()
+    }
+}
+
+impl<V: Visitor> Step<'_, '_, V> {
     /// Reads the whole lines held from `self.at` to `end`.
     fn region(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
-        self.scan.region(h, self.at, end);
-        while self.at < end && self.io.stop.is_none() {
+        self.st.scan.region(h, self.st.at, end);
+        while self.at < end && !self.paused() {
             match self.scan.mode {
                 scan::Mode::Tokens => self.tokens(h, end)?,
                 scan::Mode::Comment => self.comment_text(h, end)?,

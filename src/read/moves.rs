@@ -5,15 +5,14 @@
 use super::movetext::Fault;
 use super::scan::invalid_utf8;
 use super::tokens::*;
-use super::{Held, Reading};
+use super::{Held, MoveRead, Step, Visitor};
 use crate::diag::Pos;
 use crate::grammar::half_move::{self, Traits};
-use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Sep, Side, Text};
+use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Sep, Side};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{number_value, Token};
-use crate::pass::Flow;
 
-impl Reading<'_> {
+impl<V: Visitor> Step<'_, '_, V> {
     /// A move number `n.` or `n?`.
     pub(super) fn move_number(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) {
         let n = number_value(s.text);
@@ -74,12 +73,7 @@ impl Reading<'_> {
                 let mut mv = HalfMove::new(number, side, p.action, p.check);
                 mv.unknown_number = self.movetext.unknown_number && self.game.depth == 0;
                 mv.pos = self.places.pos(s.offset(0));
-                self.moves.pending = Some(Pending {
-                    mv,
-                    traits,
-                    text,
-                    respell: false,
-                });
+                self.moves.pending = Some(Pending { mv, traits, text });
                 None
             }
             Err(e) => self.not_a_half_move(h, s, e, number, side),
@@ -109,30 +103,28 @@ impl Reading<'_> {
                 return Some(jump);
             }
         }
-        if self.game.depth > 0 {
-            let pos = self.places.pos(s.at);
-            self.f.writer.unread_half_move(number, side, pos);
-        }
         if !self.reports_errors() {
-            // Only the first error of a game, or of a variation game, is
-            // kept: no need to make another.
+            // Only the first error of a game is kept: no need to make another.
             return None;
         }
-        if let Some(message) = standard_chess::move_message(s.text, line_rest) {
-            self.error_at(h, s.at, message);
-            return None;
-        }
-        // A word cut short by invalid UTF-8: that is what to say.
-        if !self.scan.utf8
+        let (at, message) = if let Some(message) = standard_chess::move_message(s.text, line_rest)
+        {
+            (s.at, message)
+        } else if !self.scan.utf8
             && s.map.is_none()
             && h.end() > next
             && first_char(h.from(next)).is_none()
         {
-            self.error_at(h, next, invalid_utf8(h, next));
-            return None;
-        }
-        let at = s.offset(e.offset);
-        self.error_at(h, at, e.message(s.text));
+            // A word cut short by invalid UTF-8: that is what to say.
+            (next, invalid_utf8(h, next))
+        } else {
+            let at = s.offset(e.offset);
+            (at, e.message(s.text).into())
+        };
+        // Inside a variation, the word still holds the half-move's place.
+        let unread = (self.game.depth > 0).then(|| (number, side, self.places.pos(s.at)));
+        let pos = self.places.pos(at);
+        self.error_with(h, pos, message, unread);
         None
     }
 
@@ -262,11 +254,11 @@ impl Reading<'_> {
         }
     }
 
-    /// Hands the half-move read last, if any, to the chain and the writer.
+    /// Hands the half-move read last, if any, to the visitor.
     #[inline]
     pub(super) fn flush_pending(&mut self, h: Held<'_>) {
         if let Some(p) = self.moves.pending.take() {
-            self.pass_half_move(h, p);
+            self.hand_half_move(h, p);
         }
     }
 
@@ -279,76 +271,23 @@ impl Reading<'_> {
         self.game.counts.half_moves += 1;
     }
 
+    /// A half-move and its annotations, read: to the visitor.
     #[inline]
-    pub(super) fn pass_half_move(&mut self, h: Held<'_>, mut p: Pending) {
+    pub(super) fn hand_half_move(&mut self, h: Held<'_>, p: Pending) {
         let depth = self.game.depth;
         if depth == 0 {
             let mate = p.mv.check == Some(Check::Mate);
             self.main_line_move_read(p.mv.side, p.mv.pos, p.mv.end, mate);
         }
-        if self.through_passes(h, &mut p) == Flow::Drop {
-            return;
-        }
-        if self.f.cx.has_error() {
-            return;
-        }
-        self.write_half_move(h, &p);
-    }
-
-    /// Hands a half-move read, and through the passes, to the writer (and
-    /// a main-line one to the select slot).
-    #[inline]
-    pub(super) fn write_half_move(&mut self, h: Held<'_>, p: &Pending) {
-        self.f.chain.main_line_move(&p.mv, self.game.depth);
-        let mut t = Text::default();
-        let text = p.text.map(|(from, to)| match p.mv.action.separator() {
-            Some(sep) if p.respell => {
-                t.respelled(h.slice(from, to), sep);
-                t.as_bytes()
-            }
-            _ => h.slice(from, to),
-        });
-        self.f.writer.half_move(&p.mv, self.game.depth, text);
-    }
-
-    /// Hands a half-move to the passes that want it, or, when all they
-    /// would do is write its separator in ASCII, does so itself.
-    #[inline]
-    pub(super) fn through_passes(&mut self, h: Held<'_>, p: &mut Pending) -> Flow {
-        let chain = &self.f.chain;
-        if !chain.wants_move(p.traits) {
-            return Flow::Keep;
-        }
-        if p.mv.action.separator().is_some() && chain.only_respells(p.traits) {
-            p.mv.action.respell_ascii();
-            p.respell = true;
-            return Flow::Keep;
-        }
-        self.chain_half_move(h, p)
-    }
-
-    /// The chain's part of [`Reading::through_passes`], for the half-moves
-    /// a pass wants.
-    #[inline(never)]
-    pub(super) fn chain_half_move(&mut self, h: Held<'_>, p: &mut Pending) -> Flow {
-        let ratings = |mv: &HalfMove| u64::from(mv.rating.is_some()) + u64::from(mv.nag_count);
-        let (action, check, rated) = (p.mv.action, p.mv.check, ratings(&p.mv));
-        self.f.cx.depth = self.game.depth;
-        let flow = self.f.chain.half_move(&mut p.mv, p.traits, &mut self.f.cx);
-        self.game.counts.ratings_dropped += rated - ratings(&p.mv);
-        // The text as read is the move's as long as no pass changed it, or
-        // only its separator, a Unicode one (found as its first character
-        // not ASCII).
-        if p.mv.action != action || p.mv.check != check {
-            let unicode = p.traits.intersects(Traits::UNICODE_SEPARATOR);
-            if unicode && p.mv.check == check && p.mv.action.same_but_separator(&action) {
-                p.respell = true;
-            } else {
-                p.text = None;
-            }
-        }
+        let m = MoveRead {
+            mv: p.mv,
+            traits: p.traits,
+            depth,
+            text: p.text,
+            src: h.src(),
+        };
+        self.v.half_move(&m, &mut self.st.cx);
         self.place(h);
-        flow
     }
 
     pub(super) fn result(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) {

@@ -5,7 +5,7 @@
 //! left the buffer before a diagnostic could point at it, from what was
 //! kept of it then.
 
-use super::Held;
+use super::{Held, Source};
 use crate::diag::{chars_in, excerpt_at, Pos};
 use crate::pass::Context;
 
@@ -77,7 +77,7 @@ impl Places {
     }
 
     /// The start of the line of the held stream offset `at`.
-    fn line_start_of(&self, h: Held<'_>, at: u64) -> u64 {
+    fn line_start_of(&self, h: Source<'_>, at: u64) -> u64 {
         if at >= self.line_start {
             return self.line_start;
         }
@@ -87,7 +87,7 @@ impl Places {
 
     /// The column (in characters) of the held stream offset `at`, counted
     /// from the last column worked out where that is nearer.
-    fn column(&mut self, h: Held<'_>, at: u64) -> u64 {
+    fn column(&mut self, h: Source<'_>, at: u64) -> u64 {
         let start = self.line_start_of(h, at);
         let (line, o, c) = self.last;
         let column = if line == start && at >= o {
@@ -103,7 +103,7 @@ impl Places {
 
     /// Works out, while it is held, what a diagnostic made later about
     /// `at` will need: before the buffer drops its line.
-    pub fn keep(&mut self, h: Held<'_>, at: u64) {
+    pub fn keep(&mut self, h: Source<'_>, at: u64) {
         if !h.holds(at) || self.kept.iter().any(|k| k.at == at) {
             return;
         }
@@ -123,7 +123,7 @@ impl Places {
     }
 
     /// The column of stream offset `at`: held, kept, or in `raw`.
-    pub fn column_of(&mut self, h: Held<'_>, raw: Option<(&[u8], u64)>, at: u64) -> u64 {
+    pub fn column_of(&mut self, h: Source<'_>, raw: Option<(&[u8], u64)>, at: u64) -> u64 {
         self.locate(h, raw, at, false).0
     }
 
@@ -133,7 +133,7 @@ impl Places {
     /// from stream offset `raw_at`) when it holds its place.
     fn locate(
         &mut self,
-        h: Held<'_>,
+        h: Source<'_>,
         raw: Option<(&[u8], u64)>,
         at: u64,
         source: bool,
@@ -169,7 +169,7 @@ impl Places {
     /// source: from the bytes held, from what was kept of their place, or
     /// from `raw` (the game's bytes that left the buffer, from stream
     /// offset `raw_at`) when it holds their place.
-    pub fn place(&mut self, h: Held<'_>, raw: Option<(&[u8], u64)>, cx: &mut Context, from: usize) {
+    pub fn place(&mut self, h: Source<'_>, raw: Option<(&[u8], u64)>, cx: &mut Context, from: usize) {
         for i in from..cx.diagnostics.len() {
             let (column, source, source_column) = self.locate(h, raw, cx.offsets[i], true);
             let d = &mut cx.diagnostics[i];

@@ -5,10 +5,9 @@
 //! reading starts again if the comment is never closed.
 
 use super::index::Classes;
-use super::{Held, Reading, Stop};
+use super::{Held, Step, Stop, Visitor};
 use crate::grammar::game_start::Opens;
 use crate::grammar::token;
-use crate::pass::{Flow, Interest, Variation};
 use crate::spill::Spill;
 use std::io;
 
@@ -31,13 +30,9 @@ pub(super) struct Scan {
     /// The region being read is ASCII: no byte of it needs a UTF-8 check
     /// or NFC.
     pub ascii: bool,
-    /// The chain drops every comment, every variation: skip them unread.
-    pub skip_comments: bool,
-    pub skip_variations: bool,
-    /// The comment open is inside a dropped variation.
+    /// The comment open is inside a skipped variation.
     comment_in_skip: bool,
-    /// The comment open goes to the writer in pieces, as read: it is kept,
-    /// no pass asks for comments, and the writer takes it so.
+    /// The comment open goes to the visitor, in pieces, as read.
     pieces: bool,
     /// How far the comment open was looked through for a game start: the
     /// next line to look at, its number, and whether it is the comment's
@@ -69,14 +64,12 @@ struct ReadAgain {
     tag: u64,
 }
 
-impl Scan {
-    pub fn new(skip_comments: bool, skip_variations: bool) -> Scan {
+impl Default for Scan {
+    fn default() -> Scan {
         Scan {
             mode: Mode::Tokens,
             utf8: true,
             ascii: true,
-            skip_comments,
-            skip_variations,
             comment_in_skip: false,
             pieces: false,
             search: (0, 0, false),
@@ -96,29 +89,24 @@ impl Scan {
     }
 }
 
-impl Reading<'_> {
+impl<V: Visitor> Step<'_, '_, V> {
     // ───────────────────────────── comments ─────────────────────────────
 
     /// A comment opens at `at` (in the game under way: see `game_at`).
-    pub(super) fn open_comment(&mut self, at: u64) {
+    pub(super) fn open_comment(&mut self, h: Held<'_>, at: u64) {
         self.game.marks.comment = self.places.pos(at);
-        self.asides.comment.clear();
-        let s = &mut self.scan;
-        s.search = (at + 1, self.places.line, true);
+        let in_skip = self.scan.mode == Mode::SkipVariation;
+        let s = &mut self.st.scan;
+        s.search = (at + 1, self.st.places.line, true);
         s.spilled_fault = None;
-        s.comment_in_skip = s.mode == Mode::SkipVariation;
+        s.comment_in_skip = in_skip;
         s.mode = Mode::Comment;
-        let depth = self.game.depth;
-        // Among the tags it is held (`deliver_comment`); a pass that asks
-        // for comments is handed each whole.
-        s.pieces = !s.skip_comments
-            && !s.comment_in_skip
-            && (self.game.past_tags || depth > 0)
-            && !self.f.chain.wanted.contains(Interest::COMMENTS)
-            && self.f.writer.takes_comment_pieces(depth);
-        if s.pieces {
-            let after = self.movetext.result.is_some();
-            self.f.writer.comment_open(depth, after);
+        s.pieces = false;
+        if !in_skip {
+            let (depth, after) = (self.game.depth, self.movetext.result.is_some());
+            let skip = self.v.begin_comment(depth, after, &mut self.st.cx);
+            self.st.scan.pieces = !skip.0;
+            self.place(h);
         }
     }
 
@@ -155,12 +143,9 @@ impl Reading<'_> {
         self.places.lines_in(h, from, body_end);
         self.check_utf8(h, from, checked_to);
         let body = h.slice(from, body_end);
-        let keep = !self.scan.skip_comments && !self.scan.comment_in_skip;
         let Some(close) = close else {
             if self.scan.pieces {
-                self.comment_piece(body);
-            } else if keep {
-                self.asides.comment.extend_from_slice(body);
+                self.v.comment(body, &mut self.st.cx);
             }
             self.at = end;
             return Ok(());
@@ -184,22 +169,12 @@ impl Reading<'_> {
         if !s.spill.is_empty() {
             s.spill = Spill::default();
         }
-        if self.scan.skip_comments {
-            self.game.counts.comments_dropped += 1;
-        } else if self.scan.pieces {
-            self.comment_piece(body);
-            self.f.writer.comment_close();
+        if self.scan.pieces {
+            self.v.comment(body, &mut self.st.cx);
+            self.v.end_comment(&mut self.st.cx);
             self.place(h);
-        } else if keep {
-            if self.asides.comment.is_empty() {
-                self.deliver_comment(h, body);
-            } else {
-                let mut whole = std::mem::take(&mut self.asides.comment);
-                whole.extend_from_slice(body);
-                self.deliver_comment(h, &whole);
-                whole.clear();
-                self.asides.comment = whole;
-            }
+        } else if self.scan.comment_in_skip {
+            self.game.skipped_comments += 1;
         }
         Ok(())
     }
@@ -279,13 +254,9 @@ impl Reading<'_> {
         // No `}` follows the comment's `{`: any comment opened after it is
         // never closed either (`comment_text` need not wait for the end).
         self.scan.no_close_after = Some(self.game.marks.comment.offset);
-        Ok(match self.read_again_now(h)? {
-            None => None,
-            Some(again) => Some(match self.io.stop {
-                Some(stop) => Ok(stop),
-                None => Err((again, std::mem::take(&mut self.scan.spill))),
-            }),
-        })
+        Ok(self
+            .read_again_now(h)?
+            .map(|again| Err((again, std::mem::take(&mut self.scan.spill)))))
     }
 
     /// The comment open is never closed: its game ends at the tag of its
@@ -327,20 +298,16 @@ impl Reading<'_> {
             self.too_deep(h, at);
             return Ok(());
         }
-        if self.scan.skip_variations {
+        let depth = self.game.depth;
+        let skip = self.v.begin_variation(depth, label, &mut self.st.cx);
+        self.place(h);
+        if skip.0 {
             self.game.counts.variations_dropped += 1;
             self.scan.mode = Mode::SkipVariation;
             return Ok(());
         }
-        self.moves
-            .numbers
-            .enter(self.game.depth, self.movetext.number);
-        self.f.cx.depth = self.game.depth;
-        let edge = Variation::Open { label };
-        if self.f.chain.variation(edge, &mut self.f.cx) == Flow::Keep {
-            self.f.writer.variation(edge, self.game.depth);
-        }
-        self.place(h);
+        let number = self.movetext.number;
+        self.moves.numbers.enter(depth, number);
         Ok(())
     }
 
@@ -393,7 +360,7 @@ impl Reading<'_> {
                 _ => {
                     self.check_utf8(h, self.at, k);
                     self.at = next;
-                    self.open_comment(k);
+                    self.open_comment(h, k);
                     return Ok(());
                 }
             }
@@ -412,7 +379,7 @@ impl Reading<'_> {
     #[cold]
     #[inline(never)]
     fn too_deep(&mut self, h: Held<'_>, at: u64) {
-        if !self.f.cx.has_error() {
+        if !self.cx.has_error() {
             let message = format!(
                 "variations nested {} deep: at most {} (--max-depth N raises the limit)",
                 self.game.depth, self.set.max_depth

@@ -1,20 +1,19 @@
-//! Tags: a tag line read whole when it is written as the writer writes
-//! it and no pass wants tags, else through the tokenizer; either way, the
-//! tags that carry meaning (Variant, Redefine, Result, PDTL) read for it.
+//! Tags: each read for what it means to a reader (Variant, Redefine,
+//! Result, PDTL), then handed on.
 
 use super::scan::invalid_utf8;
 use super::tokens::*;
-use super::{Held, Reading};
+use super::{Held, Step, TagRead, Visitor};
 use crate::diag::Pos;
 use crate::grammar::game_start::Opens;
 use crate::grammar::model::Outcome;
 use crate::grammar::token::tag_parts;
-use crate::pass::{Flow, Tag};
+use crate::pass::Tag;
 use crate::pdtl::Pdtl;
 use std::io;
 use unicode_normalization::UnicodeNormalization;
 
-impl Reading<'_> {
+impl<V: Visitor> Step<'_, '_, V> {
     #[cold]
     #[inline(never)]
     pub(super) fn tag(&mut self, h: Held<'_>, s: Span<'_>) -> io::Result<()> {
@@ -54,14 +53,21 @@ impl Reading<'_> {
             nfc = raw.nfc().collect::<String>();
             &nfc
         };
-        self.tag_read(h, name, raw, value, pos, value_at);
+        // As written when it reads `[Name "value"]` and its line ends there.
+        let end = s.at + s.text.len() as u64;
+        let as_written = (std::ptr::eq(value, raw)
+            && s.text.len() == name.len() + raw.len() + 5
+            && s.text[name.len() + 1] == b' '
+            && h.from(end).first() == Some(&b'\n'))
+        .then_some((s.at, end + 1));
+        self.tag_read(h, name, raw, value, pos, value_at, as_written);
         Ok(())
     }
 
-    /// A tag read, by the tokenizer or as a plain line: its name, its
-    /// value (`raw` as written, `value` in NFC) at stream offset
-    /// `value_at`, the tag at `pos`. What it means to the reader, then the
-    /// passes and the writer.
+    /// A tag read: its name, its value (`raw` as written, `value` in NFC)
+    /// at stream offset `value_at`, the tag at `pos`, its line as written
+    /// if it is. What it means to the reader, then the visitor.
+    #[allow(clippy::too_many_arguments)]
     fn tag_read(
         &mut self,
         h: Held<'_>,
@@ -70,8 +76,10 @@ impl Reading<'_> {
         value: &str,
         pos: Pos,
         value_at: u64,
+        mut as_written: Option<(u64, u64)>,
     ) {
         let name = if name != "Variant" && name.eq_ignore_ascii_case("Variant") {
+            as_written = None;
             let problem = format_args!("tag name {name} (tag names are case-sensitive)");
             self.warn_fixed_at(h, pos, problem, "read as Variant");
             "Variant"
@@ -84,7 +92,7 @@ impl Reading<'_> {
                 self.variant(h, value, value_at);
             }
             "Redefine" => {
-                if let Err(e) = self.f.cx.redefine.merge(value) {
+                if let Err(e) = self.cx.redefine.merge(value) {
                     self.error_at(h, value_at, e.to_string());
                 }
             }
@@ -94,14 +102,19 @@ impl Reading<'_> {
             "PDTL" | "DPTL" => return self.setup(h, name, raw, value, pos, value_at),
             _ => {}
         }
-        let tag = Tag { name, value, pos };
-        let meaningful = is_meaningful_tag(name.as_bytes());
-        if self.f.chain.tag(&tag, meaningful, &mut self.f.cx) == Flow::Keep {
-            self.f.writer.tag(&tag);
-        }
+        let tag = TagRead {
+            tag: Tag { name, value, pos },
+            meaningful: is_meaningful_tag(name.as_bytes()),
+            as_written,
+            src: h.src(),
+        };
+        self.v.tag(&tag, &mut self.st.cx);
         self.place(h);
     }
 
+}
+
+impl super::Reading<'_> {
     /// `bytes` of the region being read as text: checked once with the
     /// region, else here.
     #[inline]
@@ -116,6 +129,9 @@ impl Reading<'_> {
         }
         simdutf8::compat::from_utf8(bytes)
     }
+}
+
+impl<V: Visitor> Step<'_, '_, V> {
 
     /// The PDTL tag (`name`, maybe misspelled `DPTL`) at `pos`, its value
     /// `value` (`raw` as written) at `value_at`.
@@ -144,8 +160,7 @@ impl Reading<'_> {
                     self.warn_fixed_at(h, at, format_args!("PDTL: {}", w.message), &w.fix);
                 }
                 pdtl.pos = pos;
-                self.f.chain.setup(&mut pdtl, &mut self.f.cx);
-                self.f.writer.setup(&pdtl);
+                self.v.setup(&mut pdtl, &mut self.st.cx);
             }
             Err(e) => {
                 let at = value_at + byte_in_value(raw, value, e.offset) as u64;
@@ -193,7 +208,7 @@ fn is_nfc(value: &str) -> bool {
 }
 
 /// A tag's name as text: ASCII letters, digits and `_`, as the tag's
-/// regular expression and [`plain_tag_line`] take them.
+/// regular expression takes them.
 #[inline]
 pub(super) fn ascii_text(name: &[u8]) -> &str {
     debug_assert!(name.is_ascii());

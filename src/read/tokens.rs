@@ -5,14 +5,13 @@
 //! movetext (`moves.rs`), variations and comments (here).
 
 use super::scan::{invalid_utf8, Mode};
-use super::{Held, Reading};
+use super::{Held, Step, Visitor};
 use crate::diag::Message;
 use crate::grammar::game_start::Opens;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Side};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{self, label_value, number_value, Token};
-use crate::pass::{Flow, Variation};
 use logos::Logos;
 use std::io;
 use unicode_normalization::UnicodeNormalization;
@@ -25,11 +24,8 @@ pub(super) struct Pending {
     pub(super) traits: Traits,
     /// Where its text is in the input, when that text is what
     /// [`HalfMove::write_move`] writes (stream offsets), or would but for
-    /// its separator (`respell`).
+    /// a Unicode separator.
     pub(super) text: Option<(u64, u64)>,
-    /// A pass rewrote the separator, and nothing else of the move: its
-    /// text is written with the move's separator in place of its own.
-    pub(super) respell: bool,
 }
 
 /// The half-moves being read.
@@ -71,17 +67,6 @@ impl VariationNumbers {
     }
 }
 
-/// Comments kept: their text, as read and as handed on.
-#[derive(Debug, Default)]
-pub(super) struct Asides {
-    /// The text of a kept comment that runs past a buffer's end.
-    pub comment: Vec<u8>,
-    /// Kept comments read among the tags, end to end, and where each ends.
-    pub(super) held: Vec<u8>,
-    pub(super) held_ends: Vec<usize>,
-    pub(super) scratch: Vec<u8>,
-}
-
 /// The text a token was read from: the input, or a word folded with NFKC
 /// (full-width letters and digits), whose bytes map back to the input.
 #[derive(Clone, Copy)]
@@ -104,7 +89,7 @@ impl Span<'_> {
     }
 }
 
-impl Reading<'_> {
+impl<V: Visitor> Step<'_, '_, V> {
     /// Tokens from `self.at` until the mode changes or `end`.
     pub(super) fn tokens(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
         let from = self.at;
@@ -151,7 +136,12 @@ impl Reading<'_> {
                 Some(to) => (to - from) as usize,
                 None => stop,
             };
-            if self.scan.mode != Mode::Tokens || self.io.stop.is_some() {
+            if self.scan.mode != Mode::Tokens || self.paused() {
+                if let Some(again) = self.again_at.take() {
+                    // A game ended at the token that begins the next: read
+                    // it again, as the next game's.
+                    i = (again - from) as usize;
+                }
                 break;
             }
         }
@@ -246,7 +236,11 @@ impl Reading<'_> {
                     }
                 },
             };
-            if self.scan.mode != Mode::Tokens || self.io.stop.is_some() {
+            if self.scan.mode != Mode::Tokens || self.paused() {
+                if let Some(again) = self.again_at.take() {
+                    next = again;
+                    break;
+                }
                 next = match map.get(i) {
                     Some(&o) => at + u64::from(o),
                     None => at + len as u64,
@@ -347,7 +341,7 @@ impl Reading<'_> {
         }
         if tok == Token::CommentOpen {
             if self.game_at(h, Opens::Aside, s.at)? {
-                self.open_comment(s.at);
+                self.open_comment(h, s.at);
             }
             return Ok(None);
         }
@@ -487,10 +481,7 @@ impl Reading<'_> {
             Token::LabeledVariationOpen => self.labeled_variation(h, s)?,
             Token::VariationClose => {
                 let depth = self.game.depth;
-                self.f.cx.depth = depth;
-                if self.f.chain.variation(Variation::Close, &mut self.f.cx) == Flow::Keep {
-                    self.f.writer.variation(Variation::Close, depth);
-                }
+                self.v.end_variation(depth, &mut self.st.cx);
                 self.place(h);
                 self.game.depth -= 1;
                 self.moves.numbers.leave();
@@ -511,64 +502,6 @@ impl Reading<'_> {
     pub(super) fn first_token_of_line(&self, h: Held<'_>) -> u64 {
         let line = h.from(self.places.line_start);
         self.places.line_start + blanks_len(line) as u64
-    }
-
-    // ───────────────────────────── comments ─────────────────────────────
-
-    pub(super) fn deliver_comment(&mut self, h: Held<'_>, text: &[u8]) {
-        if !self.game.past_tags && self.game.depth == 0 {
-            // Among the tags, a Redefine may still come that the comment's
-            // `~X` references need: hold it until the tags end.
-            let a = &mut self.asides;
-            push_lines(&mut a.held, text);
-            a.held_ends.push(a.held.len());
-            return;
-        }
-        self.pass_comment(h, text);
-    }
-
-    pub(super) fn pass_comment(&mut self, h: Held<'_>, text: &[u8]) {
-        let mut scratch = std::mem::take(&mut self.asides.scratch);
-        scratch.clear();
-        push_lines(&mut scratch, text);
-        self.f.cx.depth = self.game.depth;
-        if self.f.chain.comment(&mut scratch, &mut self.f.cx) == Flow::Keep {
-            let after = self.movetext.result.is_some();
-            self.f.writer.comment(&scratch, self.game.depth, after);
-        } else {
-            self.game.counts.comments_dropped += 1;
-        }
-        self.place(h);
-        self.asides.scratch = scratch;
-    }
-
-    /// A piece of the comment open, as read, to the writer, its line ends
-    /// as [`pass_comment`](Self::pass_comment) writes them (see `Scan::pieces`).
-    pub(super) fn comment_piece(&mut self, text: &[u8]) {
-        let mut scratch = std::mem::take(&mut self.asides.scratch);
-        scratch.clear();
-        push_lines(&mut scratch, text);
-        self.f.writer.comment_piece(&scratch);
-        self.asides.scratch = scratch;
-    }
-
-    /// The comments held among the tags go on, now that the tags are over.
-    pub(super) fn release_held_comments(&mut self, h: Held<'_>) {
-        if self.asides.held_ends.is_empty() {
-            return;
-        }
-        let text = std::mem::take(&mut self.asides.held);
-        let ends = std::mem::take(&mut self.asides.held_ends);
-        let mut from = 0;
-        for &to in &ends {
-            self.pass_comment(h, &text[from..to]);
-            from = to;
-        }
-        let a = &mut self.asides;
-        a.held = text;
-        a.held.clear();
-        a.held_ends = ends;
-        a.held_ends.clear();
     }
 }
 
@@ -629,20 +562,4 @@ pub(super) fn first_char(b: &[u8]) -> Option<char> {
     (1..=b.len().min(4))
         .find_map(|k| std::str::from_utf8(&b[..k]).ok())
         .and_then(|s| s.chars().next())
-}
-
-/// Appends the lines of `text`, each line end written `\n` (a comment
-/// written on CRLF lines is written on LF lines).
-pub(super) fn push_lines(out: &mut Vec<u8>, text: &[u8]) {
-    let mut rest = text;
-    while let Some(n) = memchr::memchr(b'\n', rest) {
-        let mut line = &rest[..n];
-        while let [l @ .., b'\r'] = line {
-            line = l;
-        }
-        out.extend_from_slice(line);
-        out.push(b'\n');
-        rest = &rest[n + 1..];
-    }
-    out.extend_from_slice(rest);
 }

@@ -7,8 +7,6 @@ use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::pass::{Context, Tag};
 use crate::pdtl::Pdtl;
 use crate::report::Report;
-use crate::spill::Spill;
-use std::io::{self, Write};
 
 /// Whether the reader skips what a call opens: `Skip(true)` passes it
 /// over unread (its end still found, its faults of structure still
@@ -107,6 +105,11 @@ impl<'a> Source<'a> {
         &self.bytes[(from - self.base) as usize..(to - self.base) as usize]
     }
 
+    /// Is stream offset `at` held (or just past the bytes held)?
+    pub(crate) fn holds(&self, at: u64) -> bool {
+        at >= self.base && at - self.base <= self.bytes.len() as u64
+    }
+
     /// The byte at stream offset `at`, if held.
     #[inline(always)]
     pub fn byte(&self, at: u64) -> Option<u8> {
@@ -173,61 +176,39 @@ pub struct GameEnd<'a> {
     pub result: Outcome,
     /// Its result line, if it has one.
     pub result_read: Option<Outcome>,
-    /// `--fix-result`: its `Result` tag says otherwise, and is to be
-    /// written so.
+    /// Its `Result` tag says otherwise, and the reader was told to have it
+    /// written as the game ends (`--fix-result`; the warning says so).
     pub fix_result_tag: Option<Outcome>,
     /// Left out of `--cut`'s pieces, would the games beside it read as
     /// they do? It and the next begin lines, and the next would begin a
-    /// game after the game before it.
+    /// game after the game before it that was not left out.
     pub removable: bool,
-    /// What the reader counted of it: half-moves, and the comments and
-    /// variations it skipped.
+    /// What the reader counted of it: one game, its main-line half-moves,
+    /// the variations it skipped.
     pub counts: Report,
-    /// Where its first and last bytes are (stream offsets; the end is
-    /// where the next game begins).
+    /// Comments inside the variations it skipped.
+    pub skipped_comments: u64,
+    /// Where its first byte is, and where it ends (the next game's first
+    /// byte, or the input's end): stream offsets.
     pub start: u64,
     pub end: u64,
-    pub(crate) raw: &'a mut Spill,
-    pub(crate) keeps_raw: bool,
-    pub(crate) src: Source<'a>,
+    /// The bytes held.
+    pub src: Source<'a>,
+    /// The visitor leaves the game out (neither written nor rejected): a
+    /// game after it that `--cut` would leave out reads as after the one
+    /// before. Set it in [`Visitor::end_game`].
+    pub left_out: bool,
+    /// What of it left the buffer, kept, from its first byte.
+    pub(crate) kept: Option<&'a [u8]>,
     pub(crate) places: &'a mut super::places::Places,
     pub(crate) start_pos: Pos,
 }
 
 impl GameEnd<'_> {
-    /// Writes its bytes exactly as read to `sink`. Only a reader told to
-    /// keep them ([`crate::read::Settings::keep_raw`]) has those that left
-    /// its buffer.
-    pub fn write_raw(&mut self, sink: &mut dyn Write) -> io::Result<()> {
-        debug_assert!(self.keeps_raw || self.start >= self.src.base);
-        if self.end < self.src.base {
-            // The game ends in what left the buffer.
-            self.raw.write_to(sink, self.end - self.start)
-        } else {
-            self.raw.write_to(sink, self.raw.len())?;
-            sink.write_all(self.src.slice(self.start.max(self.src.base), self.end))
-        }
-    }
-
     /// The line and column of its first byte.
     pub fn start_line_column(&mut self) -> (u64, u64) {
-        let kept = self
-            .keeps_raw
-            .then_some((self.raw.head(), self.start_pos.offset));
-        let held = super::Held::new_source(self.src);
-        (
-            self.start_pos.line,
-            self.places.column_of(held, kept, self.start_pos.offset),
-        )
-    }
-
-    /// Gives the diagnostics a visitor reported at the game's end their
-    /// column and source.
-    pub fn place(&mut self, cx: &mut Context, from: usize) {
-        let kept = self
-            .keeps_raw
-            .then_some((self.raw.head(), self.start_pos.offset));
-        let held = super::Held::new_source(self.src);
-        self.places.place(held, kept, cx, from);
+        let kept = self.kept.map(|k| (k, self.start_pos.offset));
+        let column = self.places.column_of(self.src, kept, self.start_pos.offset);
+        (self.start_pos.line, column)
     }
 }

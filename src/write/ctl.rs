@@ -120,11 +120,6 @@ impl CtlPgn {
         write_tag(&mut self.head, tag.name.as_bytes(), tag.value.as_bytes());
     }
 
-    /// A tag line as written (see [`super::Writer::tag_line`]).
-    pub fn tag_line(&mut self, line: &[u8]) {
-        self.head.extend_from_slice(line);
-    }
-
     pub fn fix_result_tag(&mut self, result: Outcome) {
         if let Some(r) = self.result_tag.take() {
             self.head.splice(r, result.as_str().bytes());
@@ -153,46 +148,6 @@ impl CtlPgn {
         lay_half_move(&mut t, mv, text);
         self.lay_main_line_move_done(&mut t, mv.side);
         Self::push_moves(self.typographic, &mut self.body.mem, t.as_bytes());
-    }
-
-    /// A main-line half-move already canonical: its move number's place,
-    /// its text, `:` if it ends the game.
-    #[inline]
-    pub fn move_span(&mut self, number: u32, side: Side, unknown: bool, text: &[u8], end: bool) {
-        let mut t = Text::default();
-        self.lay_main_line_move(&mut t, number, side, unknown);
-        t.push_slice(text);
-        if end {
-            t.push(b':');
-        }
-        self.lay_main_line_move_done(&mut t, side);
-        Self::push_moves(self.typographic, &mut self.body.mem, t.as_bytes());
-    }
-
-    /// Move lines already canonical, as read: whole lines, or, with `open`
-    /// its number, `N. WHITE` left open for Black's move.
-    #[inline]
-    pub fn move_lines(&mut self, lines: &[u8], open: Option<u32>) {
-        self.close_line();
-        self.moved = true;
-        Self::push_moves(self.typographic, &mut self.body.mem, lines);
-        self.open_line = open;
-    }
-
-    /// Whole move lines as read but for their moves' Unicode separators,
-    /// written in ASCII.
-    #[inline]
-    pub fn move_lines_ascii(&mut self, lines: &[u8]) {
-        self.close_line();
-        self.moved = true;
-        if self.typographic {
-            self.scratch.clear();
-            push_ascii_separators(&mut self.scratch, lines);
-            push_typographic_captures(&mut self.body.mem, &self.scratch);
-        } else {
-            push_ascii_separators(&mut self.body.mem, lines);
-        }
-        self.open_line = None;
     }
 
     /// What goes before a main-line half-move: the end of the line open

@@ -348,20 +348,6 @@ impl Ndjson {
         });
     }
 
-    /// A main-line half-move already canonical, as `text`.
-    pub fn move_span(&mut self, number: u32, side: Side, unknown: bool, text: &[u8], end: bool) {
-        self.open_move(number, side, 0, |b| {
-            b.extend_from_slice(text);
-            b.push(b'"');
-            if unknown {
-                b.extend_from_slice(b",\"unknown_number\":true");
-            }
-            if end {
-                b.extend_from_slice(b",\"end\":true");
-            }
-        });
-    }
-
     pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
         self.open_move(mv.number, mv.side, depth, |b| {
             // Move text is ASCII letters, digits and signs, or ∞: nothing to escape.

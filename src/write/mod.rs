@@ -13,6 +13,7 @@ use crate::diag::{Message, Pos};
 use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::pass::{Context, Tag, Variation};
 use crate::pdtl::Pdtl;
+use crate::read::Source;
 use crate::verify::GameEndHook;
 use ctl::CtlPgn;
 pub use diagram::{Diagram, DiagramOptions, Marks, PieceStyle};
@@ -183,7 +184,8 @@ impl Writer {
     }
 
     /// A tag pair; the `Variant` tag is the writer's own, written first.
-    pub fn tag(&mut self, tag: &Tag<'_>) {
+    /// `as_written`: where its line is in `src` when it reads as written.
+    pub fn tag(&mut self, tag: &Tag<'_>, _as_written: Option<(u64, u64)>, _src: Source<'_>) {
         if tag.name == "Variant" {
             return;
         }
@@ -193,26 +195,8 @@ impl Writer {
         }
     }
 
-    /// A tag written as `line` already says it (with its line end).
-    /// Tag lines without meaning to the reader, as read and as written,
-    /// when it takes lines ([`Writer::takes_lines`]).
-    pub fn tag_lines(&mut self, lines: &[u8]) {
-        debug_assert!(self.takes_lines());
-        if let Layout::CtlPgn(w) = &mut self.layout {
-            w.tag_line(lines);
-        }
-    }
-
-    pub fn tag_line(&mut self, tag: &Tag<'_>, line: &[u8]) {
-        debug_assert!(tag.name != "Variant");
-        match &mut self.layout {
-            Layout::CtlPgn(w) => w.tag_line(line),
-            layout => layout.tag(tag),
-        }
-        if let Some(s) = &mut self.split {
-            s.tag(tag);
-        }
-    }
+    /// The reader lets go of the bytes of `src` before `before`.
+    pub fn discard(&mut self, _src: Source<'_>, _before: u64) {}
 
     /// The game's final position, as a replay left it: ndjson's
     /// `final_pdtl` (CTL-PGN has no place for it).
@@ -245,46 +229,6 @@ impl Writer {
             }
         }
         self.layout.half_move(mv, depth, text)
-    }
-
-    /// Does it take main-line moves as spans ([`Writer::move_span`])? Not
-    /// when it records each half-move for variation games.
-    #[inline]
-    pub fn takes_spans(&self) -> bool {
-        self.split.is_none()
-    }
-
-    /// Does it take whole move lines ([`Writer::move_line`])? Canonical
-    /// CTL-PGN does, its lines being laid out as read.
-    #[inline]
-    pub fn takes_lines(&self) -> bool {
-        self.split.is_none() && matches!(self.layout, Layout::CtlPgn(_))
-    }
-
-    /// A main-line half-move whose text is already canonical and carries
-    /// nothing after it but, with `end`, the end marker `:`.
-    #[inline]
-    pub fn move_span(&mut self, number: u32, side: Side, unknown: bool, text: &[u8], end: bool) {
-        debug_assert!(self.takes_spans());
-        laid_out!(&mut self.layout, w => w.move_span(number, side, unknown, text, end))
-    }
-
-    /// Main-line move lines already canonical, each with its line end, or,
-    /// with `open` its number, `N. WHITE` without one.
-    #[inline]
-    pub fn move_lines(&mut self, lines: &[u8], open: Option<u32>) {
-        if let Layout::CtlPgn(w) = &mut self.layout {
-            w.move_lines(lines, open);
-        }
-    }
-
-    /// Whole main-line move lines, canonical but for their moves' Unicode
-    /// separators, which it writes in ASCII.
-    #[inline]
-    pub fn move_lines_ascii(&mut self, lines: &[u8]) {
-        if let Layout::CtlPgn(w) = &mut self.layout {
-            w.move_lines_ascii(lines);
-        }
     }
 
     /// A variation opens or closes; `depth` is its own (1: on the main line).
@@ -391,6 +335,22 @@ impl Writer {
         }
         Ok(())
     }
+}
+
+/// Appends the lines of `text`, each line end written `\n` (a comment
+/// written on CRLF lines is written on LF lines).
+pub(crate) fn push_lines(out: &mut Vec<u8>, text: &[u8]) {
+    let mut rest = text;
+    while let Some(n) = memchr::memchr(b'\n', rest) {
+        let mut line = &rest[..n];
+        while let [l @ .., b'\r'] = line {
+            line = l;
+        }
+        out.extend_from_slice(line);
+        out.push(b'\n');
+        rest = &rest[n + 1..];
+    }
+    out.extend_from_slice(rest);
 }
 
 /// The first line of every game written.
