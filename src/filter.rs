@@ -666,7 +666,11 @@ impl Filter {
             }
             // The first error says why; nothing of the game is written.
             let cx = reader.context();
-            if let Some(d) = cx.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+            if let Some(d) = cx
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+            {
                 (sinks.on_diagnostic)(d);
             }
         } else {
@@ -677,7 +681,10 @@ impl Filter {
             // Their paths, as long as their depth each, only when written.
             if let (true, Some(rejects)) = (variations_failed > 0, sinks.rejects.as_mut()) {
                 let paths = self.stages.writer.failed_variations();
-                writeln!(rejects, "{{ctlpgn-filter: variation games rejected: {paths}}}")?;
+                writeln!(
+                    rejects,
+                    "{{ctlpgn-filter: variation games rejected: {paths}}}"
+                )?;
                 reader.write_game(*rejects)?;
             }
             let cx = reader.context_mut();

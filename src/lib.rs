@@ -39,7 +39,7 @@ mod parallel;
 mod pass;
 pub mod passes;
 mod pdtl;
-mod read;
+pub mod read;
 mod report;
 mod spill;
 mod stages;

@@ -225,7 +225,9 @@ impl Visitor for Filter {
                 respell = true;
             } else {
                 cx.depth = m.depth;
-                let flow = self.stages.chain_half_move(&mut mv, m.traits, &mut text, &mut respell, cx);
+                let flow =
+                    self.stages
+                        .chain_half_move(&mut mv, m.traits, &mut text, &mut respell, cx);
                 if flow == Flow::Drop {
                     return;
                 }
@@ -316,7 +318,11 @@ impl Visitor for Filter {
         }
     }
 
-    fn variation_error(&mut self, at: VariationError, _cx: &mut Context) -> Result<(), crate::diag::Message> {
+    fn variation_error(
+        &mut self,
+        at: VariationError,
+        _cx: &mut Context,
+    ) -> Result<(), crate::diag::Message> {
         if let Some((number, side, pos)) = at.unread {
             self.stages.writer.unread_half_move(number, side, pos);
         }
@@ -335,7 +341,9 @@ impl Visitor for Filter {
             self.stages.writer.plan_variations(verify, cx)
         };
         let (result, removable) = (end.result, end.removable);
-        let verdict = self.stages.verdict(result, || end.start_line_column(), removable, cx);
+        let verdict = self
+            .stages
+            .verdict(result, || end.start_line_column(), removable, cx);
         end.left_out = verdict.left_out.is_some();
         if !end.left_out && !cx.has_error() {
             if let Some(v) = &self.stages.chain.verify {

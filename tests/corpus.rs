@@ -5,21 +5,18 @@ use ctlpgn_filter::{Filter, FilterBuilder};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-/// What filtering `path` gives, printed: the same on each of the reader's
-/// paths (the span path or the tokenizer alone, with each structural
-/// index this machine runs), which is checked here.
+/// What filtering `path` gives, printed: the same with each structural
+/// index this machine runs, which is checked here.
 fn run(make: impl Fn() -> FilterBuilder, path: &Path) -> String {
     let printed = run_one(&mut make().build(), path);
-    for spans in [true, false] {
-        for index in ctlpgn_filter::index_implementations() {
-            let mut filter = make().spans(spans).index_implementation(index).build();
-            assert_eq!(
-                run_one(&mut filter, path),
-                printed,
-                "{}: spans {spans}, index {index}",
-                path.display()
-            );
-        }
+    for index in ctlpgn_filter::index_implementations() {
+        let mut filter = make().index_implementation(index).build();
+        assert_eq!(
+            run_one(&mut filter, path),
+            printed,
+            "{}: index {index}",
+            path.display()
+        );
     }
     printed
 }

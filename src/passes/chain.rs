@@ -2,13 +2,13 @@
 //! rewrite them in place, drop them, or report a problem; what survives
 //! reaches the writer.
 
-use crate::pass::{Context, Flow, Interest, Pass, Tag, Variation};
 use super::select::Select;
 use super::{
     AsciiSeparators, DropComments, DropRatings, DropVariations, FanToLetters, UndoRedefine,
 };
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Outcome};
+use crate::pass::{Context, Flow, Interest, Pass, Tag, Variation};
 use crate::pdtl::Pdtl;
 use crate::verify::Verify;
 

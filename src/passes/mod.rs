@@ -10,10 +10,10 @@ mod redefine;
 mod select;
 mod variations;
 
+pub use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag, Variation};
 pub use ascii::AsciiSeparators;
 pub use comments::DropComments;
 pub use fan::FanToLetters;
-pub use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag, Variation};
 pub use ratings::DropRatings;
 pub use redefine::UndoRedefine;
 pub use select::{Reaches, SelectError, SelectPlies, SelectTags, TagPattern};

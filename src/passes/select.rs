@@ -8,9 +8,9 @@
 //! A game left out is neither written nor rejected: the pass says so with
 //! [`Context::leave_out`], and the reader counts it in the report.
 
-use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag};
 use crate::grammar::model::{HalfMove, Outcome};
 use crate::ledger::Ledger;
+use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag};
 use crate::pdtl::Pdtl;
 use crate::verify::{Position, Replay, INITIAL_PDTL};
 use globset::{GlobBuilder, GlobMatcher};
@@ -665,16 +665,9 @@ mod tests {
     use super::*;
     use crate::FilterBuilder;
 
-    /// The key of `game`, read on the span path and on the token path,
-    /// which must agree.
+    /// The `--dedup` key of `game`.
     fn key_of(game: &str) -> u128 {
-        let [spans, tokens] = [true, false].map(|spans| key_read(game, spans));
-        assert_eq!(spans, tokens, "the paths disagree on {game}");
-        spans
-    }
-
-    fn key_read(game: &str, spans: bool) -> u128 {
-        let mut f = FilterBuilder::new().dedup(true).spans(spans).build();
+        let mut f = FilterBuilder::new().dedup(true).build();
         f.filter_bytes(game.as_bytes());
         f.stages
             .chain

@@ -239,8 +239,7 @@ impl<V: Visitor> Step<'_, '_, V> {
         let starts_line = self.starts_line(h, at);
         if self.game.open {
             let g = &self.game;
-            let joined =
-                now.ended && opens != Opens::Result && g.movetext_line == self.places.line;
+            let joined = now.ended && opens != Opens::Result && g.movetext_line == self.places.line;
             self.finish_game(h, at, Some((opens, starts_line)))?;
             // (Not open, it says whether the next game is joined.)
             self.game.joined = joined;

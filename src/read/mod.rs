@@ -222,7 +222,7 @@ impl<'a> Held<'a> {
 /// }
 ///
 /// let input = "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n2. F8-F12:\n*\n\n\
-///              [Variant \"C'escacs\"]\n1. E7-E13 ?? { no good }:\n*\n";
+///              [Variant \"C'escacs\"]\n1. E7-E13 ??: { no good }\n*\n";
 /// let mut reader = Reader::new(input.as_bytes());
 /// let mut plies = Plies(0);
 /// assert_eq!(reader.read_game(&mut plies).unwrap(), Some((3, false)));
@@ -237,6 +237,9 @@ pub struct Reader<'u, R> {
     /// again from here, with what left the buffer, once that game's bytes
     /// are let go (the next [`Reader::read_game`]).
     again: Option<(u64, crate::spill::Spill)>,
+    /// The stream offsets the index and the region's checks cover: a
+    /// region a game ended in is read on without indexing it again.
+    indexed: (u64, u64),
 }
 
 /// Everything the reader knows but the input and its index.
@@ -323,6 +326,7 @@ impl<'u, R: Read> Reader<'u, R> {
             input: Input::new(src, resume.line_start, set.max_line_bytes),
             index: Index::new(set.index),
             again: None,
+            indexed: (0, 0),
             st: Reading {
                 cx: Context::new(set.strict, set.silence_warnings),
                 set,
@@ -381,6 +385,7 @@ impl<'u, R: Read> Reader<'u, R> {
                 Ahead::More => {
                     // The buffer keeps the line being read, and drops what is before it.
                     let keep = s.places.line_start;
+                    self.indexed = (0, 0);
                     self.index.build(&[], keep);
                     let h = Held::new(self.input.held(), &self.index);
                     s.before_discard(h, keep)?;
@@ -388,6 +393,7 @@ impl<'u, R: Read> Reader<'u, R> {
                     continue;
                 }
                 Ahead::TooLong => {
+                    self.indexed = (0, 0);
                     Reader::past_long_line(&mut self.input, &mut self.index, &mut s)?;
                     if s.paused() {
                         break;
@@ -396,9 +402,14 @@ impl<'u, R: Read> Reader<'u, R> {
                 }
             };
             if end > s.at {
-                let (bytes, _, base) = self.input.held();
-                let region = &bytes[(s.at - base) as usize..(end - base) as usize];
-                self.index.build(region, s.at);
+                if !(self.indexed.0 <= s.at && self.indexed.1 == end) {
+                    let (bytes, _, base) = self.input.held();
+                    let region = &bytes[(s.at - base) as usize..(end - base) as usize];
+                    self.index.build(region, s.at);
+                    let h = Held::new(self.input.held(), &self.index);
+                    s.st.scan.region(h, s.st.at, end);
+                    self.indexed = (s.at, end);
+                }
                 let h = Held::new(self.input.held(), &self.index);
                 s.region(h, end)?;
                 if s.paused() {
@@ -406,6 +417,7 @@ impl<'u, R: Read> Reader<'u, R> {
                 }
             }
             if self.input.ended_at(s.at) {
+                self.indexed = (0, 0);
                 self.index.build(&[], s.at);
                 let h = Held::new(self.input.held(), &self.index);
                 match s.end_of_input(h)? {
@@ -481,9 +493,8 @@ impl Reading<'_> {
 }
 
 impl<V: Visitor> Step<'_, '_, V> {
-    /// Reads the whole lines held from `self.at` to `end`.
+    /// Reads the whole lines held from `self.at` to `end`, indexed.
     fn region(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
-        self.st.scan.region(h, self.st.at, end);
         while self.at < end && !self.paused() {
             match self.scan.mode {
                 scan::Mode::Tokens => self.tokens(h, end)?,

@@ -107,8 +107,7 @@ impl<V: Visitor> Step<'_, '_, V> {
             // Only the first error of a game is kept: no need to make another.
             return None;
         }
-        let (at, message) = if let Some(message) = standard_chess::move_message(s.text, line_rest)
-        {
+        let (at, message) = if let Some(message) = standard_chess::move_message(s.text, line_rest) {
             (s.at, message)
         } else if !self.scan.utf8
             && s.map.is_none()

@@ -169,7 +169,13 @@ impl Places {
     /// source: from the bytes held, from what was kept of their place, or
     /// from `raw` (the game's bytes that left the buffer, from stream
     /// offset `raw_at`) when it holds their place.
-    pub fn place(&mut self, h: Source<'_>, raw: Option<(&[u8], u64)>, cx: &mut Context, from: usize) {
+    pub fn place(
+        &mut self,
+        h: Source<'_>,
+        raw: Option<(&[u8], u64)>,
+        cx: &mut Context,
+        from: usize,
+    ) {
         for i in from..cx.diagnostics.len() {
             let (column, source, source_column) = self.locate(h, raw, cx.offsets[i], true);
             let d = &mut cx.diagnostics[i];

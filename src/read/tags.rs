@@ -111,7 +111,6 @@ impl<V: Visitor> Step<'_, '_, V> {
         self.v.tag(&tag, &mut self.st.cx);
         self.place(h);
     }
-
 }
 
 impl super::Reading<'_> {
@@ -132,7 +131,6 @@ impl super::Reading<'_> {
 }
 
 impl<V: Visitor> Step<'_, '_, V> {
-
     /// The PDTL tag (`name`, maybe misspelled `DPTL`) at `pos`, its value
     /// `value` (`raw` as written) at `value_at`.
     pub(super) fn setup(

@@ -160,8 +160,9 @@ impl MoveRead<'_> {
 
 /// An error read inside a variation, where `depth` says.
 pub struct VariationError {
-    /// Where it is, and what it says.
+    /// Where it is.
     pub pos: Pos,
+    /// What it says.
     pub message: Message,
     /// When it is a word where a half-move was due: the number and side of
     /// that half-move, and where the word is. It still holds that
@@ -188,9 +189,10 @@ pub struct GameEnd<'a> {
     pub counts: Report,
     /// Comments inside the variations it skipped.
     pub skipped_comments: u64,
-    /// Where its first byte is, and where it ends (the next game's first
-    /// byte, or the input's end): stream offsets.
+    /// The stream offset of its first byte.
     pub start: u64,
+    /// The stream offset where it ends: the next game's first byte, or the
+    /// input's end.
     pub end: u64,
     /// The bytes held.
     pub src: Source<'a>,
