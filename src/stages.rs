@@ -194,9 +194,9 @@ impl Visitor for Filter {
         }
     }
 
-    fn setup(&mut self, pdtl: &mut Pdtl, cx: &mut Context) {
+    fn setup(&mut self, pdtl: &mut Pdtl, src: Source<'_>, cx: &mut Context) {
         self.stages.chain.setup(pdtl, cx);
-        self.stages.writer.setup(pdtl);
+        self.stages.writer.setup(pdtl, src);
     }
 
     fn end_tags(&mut self, cx: &mut Context) {
@@ -217,6 +217,17 @@ impl Visitor for Filter {
 
     #[inline]
     fn half_move(&mut self, m: &MoveRead<'_>, cx: &mut Context) {
+        let s = &mut self.stages;
+        // A main-line move no pass wants, as read: the writer may copy it.
+        if let (Some(text), 0) = (m.text, m.depth) {
+            if !s.chain.wants_move(m.traits)
+                && !cx.has_error()
+                && s.writer.move_as_read(&m.mv, text, m.src)
+            {
+                s.chain.main_line_move(&m.mv, 0);
+                return;
+            }
+        }
         let (mut mv, mut text, mut respell) = (m.mv, m.text, false);
         if self.stages.chain.wants_move(m.traits) {
             if mv.action.separator().is_some() && self.stages.chain.only_respells(m.traits) {
@@ -246,14 +257,21 @@ impl Visitor for Filter {
             }
             _ => m.src.slice(from, to),
         });
-        self.stages.writer.half_move(&mv, m.depth, text);
+        self.stages.writer.half_move(&mv, m.depth, text, m.src);
     }
 
-    fn begin_comment(&mut self, depth: u32, after_result: bool, _cx: &mut Context) -> Skip {
+    fn begin_comment(
+        &mut self,
+        depth: u32,
+        after_result: bool,
+        src: Source<'_>,
+        _cx: &mut Context,
+    ) -> Skip {
         if self.stages.drops_comments {
             self.stages.counts.comments_dropped += 1;
             return Skip(true);
         }
+        self.stages.writer.settle(src);
         let into = if self.stages.in_tags && depth == 0 {
             Route::Held
         } else if self.stages.chain.wanted.contains(Interest::COMMENTS)
@@ -299,10 +317,17 @@ impl Visitor for Filter {
         }
     }
 
-    fn begin_variation(&mut self, depth: u32, label: Option<u32>, cx: &mut Context) -> Skip {
+    fn begin_variation(
+        &mut self,
+        depth: u32,
+        label: Option<u32>,
+        src: Source<'_>,
+        cx: &mut Context,
+    ) -> Skip {
         if self.stages.drops_variations {
             return Skip(true);
         }
+        self.stages.writer.settle(src);
         cx.depth = depth;
         let edge = Variation::Open { label };
         if self.stages.chain.variation(edge, cx) == Flow::Keep {
@@ -330,6 +355,7 @@ impl Visitor for Filter {
     }
 
     fn end_game(&mut self, end: &mut GameEnd<'_>, cx: &mut Context) -> Decided {
+        self.stages.writer.settle(end.src);
         if let Some(result) = end.fix_result_tag {
             self.stages.writer.fix_result_tag(result);
         }
@@ -363,7 +389,7 @@ impl Visitor for Filter {
         }
     }
 
-    fn discard(&mut self, src: Source<'_>, before: u64) {
-        self.stages.writer.discard(src, before);
+    fn discard(&mut self, src: Source<'_>, _before: u64) {
+        self.stages.writer.settle(src);
     }
 }

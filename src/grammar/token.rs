@@ -83,7 +83,7 @@ pub(crate) enum Token {
     /// then letters, digits, signs, dashes, `×`, `∞` and figurines, and
     /// `#` last: mate ends a word as it ends a game, so that `JF2#1.`, two
     /// files joined by `cat`, is a mate and the next game's first number.
-    /// The half-move parser reads it ([`crate::grammar::half_move::parse`]).
+    /// The move lexeme reads it ([`crate::grammar::half_move::read`]).
     #[regex(r"([A-Za-z]|(?&fig))([A-Za-z0-9*@=&+^]|(?&dash)|×|∞|(?&fig))*#?")]
     Word,
 }

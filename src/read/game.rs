@@ -231,7 +231,20 @@ impl<V: Visitor> Step<'_, '_, V> {
     /// token is not to be read now: reading pauses at the end of the game
     /// under way, and the token is read again as the next game's first;
     /// or reading stops at a boundary asked for ([`Until::Boundary`]).
+    #[inline(always)]
     pub(super) fn game_at(&mut self, h: Held<'_>, opens: Opens, at: u64) -> io::Result<bool> {
+        // Most tokens come inside a game's movetext, where nothing but a
+        // tag may start the next game (`Standing::starts`, said quickly).
+        let g = &self.game;
+        if g.open && !self.movetext.ended() && (opens != Opens::Tag || !g.past_tags) {
+            debug_assert!(!self.standing().starts(opens));
+            return Ok(true);
+        }
+        self.game_at_slow(h, opens, at)
+    }
+
+    #[inline(never)]
+    fn game_at_slow(&mut self, h: Held<'_>, opens: Opens, at: u64) -> io::Result<bool> {
         let now = self.standing();
         if !now.starts(opens) {
             return Ok(true);

@@ -34,6 +34,7 @@ mod tokens;
 mod visitor;
 
 use crate::diag::Diagnostic;
+use crate::grammar::half_move::Window;
 use crate::pass::Context;
 use crate::report::{CutShort, Origin};
 use game::Game;
@@ -141,6 +142,8 @@ impl From<Origin> for Resume {
 #[derive(Clone, Copy)]
 struct Held<'a> {
     bytes: &'a [u8],
+    /// `bytes` and the 64 bytes after them (zero past the input held).
+    padded: &'a [u8],
     /// Stream offset of `bytes[0]`, always a line's start.
     base: u64,
     index: &'a Index,
@@ -151,9 +154,21 @@ impl<'a> Held<'a> {
     fn new((padded, len, base): (&'a [u8], usize, u64), index: &'a Index) -> Held<'a> {
         Held {
             bytes: &padded[..len],
+            padded,
             base,
             index,
         }
+    }
+
+    /// The 64 bytes from stream offset `at`, of which those before `end`
+    /// are the text read: what the move lexeme looks at first.
+    #[inline(always)]
+    fn window(self, at: u64, end: u64) -> Window<'a> {
+        let i = (at - self.base) as usize;
+        let bytes = self.padded[i..]
+            .first_chunk::<64>()
+            .expect("64 bytes follow the bytes held");
+        Window::new(bytes, (end - at).min(64) as usize)
     }
 
     /// What a visitor may copy of them.

@@ -62,7 +62,9 @@ impl<V: Visitor> Step<'_, '_, V> {
         number: u32,
         side: Side,
     ) -> Option<u64> {
-        match half_move::parse(s.text) {
+        // A word read where it stands is looked at in its window first.
+        let w = s.map.is_none().then(|| h.window(s.at, h.end()));
+        match half_move::read(s.text, w.as_ref()) {
             Ok(p) => {
                 let mut traits = p.traits;
                 if self.game.depth > 0 {
@@ -179,7 +181,7 @@ impl<V: Visitor> Step<'_, '_, V> {
             take(len + d, &rest[d..d + n]);
         }
         take(len + i, &rest[i..i + word]);
-        let joined = half_move::parse(&fold).is_ok();
+        let joined = half_move::read(&fold, None).is_ok();
         if joined {
             let written = String::from_utf8_lossy(&fold).into_owned();
             let pos = self.places.pos(next);

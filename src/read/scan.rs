@@ -104,7 +104,7 @@ impl<V: Visitor> Step<'_, '_, V> {
         s.pieces = false;
         if !in_skip {
             let (depth, after) = (self.game.depth, self.movetext.result.is_some());
-            let skip = self.v.begin_comment(depth, after, &mut self.st.cx);
+            let skip = self.v.begin_comment(depth, after, h.src(), &mut self.st.cx);
             self.st.scan.pieces = !skip.0;
             self.place(h);
         }
@@ -299,7 +299,7 @@ impl<V: Visitor> Step<'_, '_, V> {
             return Ok(());
         }
         let depth = self.game.depth;
-        let skip = self.v.begin_variation(depth, label, &mut self.st.cx);
+        let skip = self.v.begin_variation(depth, label, h.src(), &mut self.st.cx);
         self.place(h);
         if skip.0 {
             self.game.counts.variations_dropped += 1;

@@ -158,7 +158,7 @@ impl<V: Visitor> Step<'_, '_, V> {
                     self.warn_fixed_at(h, at, format_args!("PDTL: {}", w.message), &w.fix);
                 }
                 pdtl.pos = pos;
-                self.v.setup(&mut pdtl, &mut self.st.cx);
+                self.v.setup(&mut pdtl, h.src(), &mut self.st.cx);
             }
             Err(e) => {
                 let at = value_at + byte_in_value(raw, value, e.offset) as u64;

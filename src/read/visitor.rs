@@ -35,8 +35,9 @@ pub trait Visitor {
     /// A tag pair (the `PDTL` comes as [`Visitor::setup`]), in input order.
     fn tag(&mut self, _tag: &TagRead<'_>, _cx: &mut Context) {}
 
-    /// The game's start position, its `PDTL` tag read.
-    fn setup(&mut self, _pdtl: &mut Pdtl, _cx: &mut Context) {}
+    /// The game's start position, its `PDTL` tag read (`src`: the bytes
+    /// held).
+    fn setup(&mut self, _pdtl: &mut Pdtl, _src: Source<'_>, _cx: &mut Context) {}
 
     /// The tags are over: the movetext, or the game's end, comes next.
     fn end_tags(&mut self, _cx: &mut Context) {}
@@ -47,7 +48,14 @@ pub trait Visitor {
     /// A comment opens, at `depth` (0: the main line), after the game's
     /// result when `after_result`. Unless skipped, its text comes in
     /// pieces, as read ([`Visitor::comment`]), then [`Visitor::end_comment`].
-    fn begin_comment(&mut self, _depth: u32, _after_result: bool, _cx: &mut Context) -> Skip {
+    /// `src`: the bytes held.
+    fn begin_comment(
+        &mut self,
+        _depth: u32,
+        _after_result: bool,
+        _src: Source<'_>,
+        _cx: &mut Context,
+    ) -> Skip {
         Skip(true)
     }
 
@@ -59,8 +67,14 @@ pub trait Visitor {
 
     /// A variation opens, at `depth` (1: on the main line), with its label
     /// if written. Unless skipped, its items come at that depth, then
-    /// [`Visitor::end_variation`].
-    fn begin_variation(&mut self, _depth: u32, _label: Option<u32>, _cx: &mut Context) -> Skip {
+    /// [`Visitor::end_variation`]. `src`: the bytes held.
+    fn begin_variation(
+        &mut self,
+        _depth: u32,
+        _label: Option<u32>,
+        _src: Source<'_>,
+        _cx: &mut Context,
+    ) -> Skip {
         Skip(true)
     }
 

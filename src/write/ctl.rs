@@ -7,11 +7,12 @@ use super::held::Held;
 use super::{write_tag, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{
-    push_ascii_separators, push_typographic_captures, HalfMove, Outcome, Side, Text, ELLIPSIS,
+    push_typographic_captures, HalfMove, Outcome, Side, Text, ELLIPSIS,
     ELLIPSIS_ASCII,
 };
 use crate::pass::{Tag, Variation};
 use crate::pdtl::Pdtl;
+use crate::read::Source;
 use std::io::{self, Write};
 use std::ops::Range;
 
@@ -48,8 +49,18 @@ pub(super) struct CtlPgn {
     /// The typographic form: captures `×`, `…` in White's place when Black
     /// moves first.
     typographic: bool,
-    /// Move lines in ASCII, before their captures are respelled `×`.
-    scratch: Vec<u8>,
+    /// Input already laid out as this layout lays it out, not yet copied
+    /// into its part (see [`CtlPgn::settle`]).
+    copy: Option<Copy>,
+}
+
+/// A run of input that reads as written: where it starts and ends in the
+/// stream, and whether it goes to the movetext (else the tags).
+#[derive(Clone, Copy, Debug)]
+struct Copy {
+    from: u64,
+    to: u64,
+    body: bool,
 }
 
 /// Where a comment goes: see [`CtlPgn::comment_open`].
@@ -98,6 +109,7 @@ impl CtlPgn {
     }
 
     pub fn begin(&mut self) {
+        debug_assert!(self.copy.is_none(), "settled before the game was written");
         self.head.clear();
         self.head.extend_from_slice(VARIANT_LINE);
         self.result_tag = None;
@@ -112,7 +124,100 @@ impl CtlPgn {
         self.just_opened = false;
     }
 
+    /// The run of input pending, copied into its part: before anything
+    /// else is written there, and before the reader lets go of it.
+    #[inline]
+    pub fn settle(&mut self, src: Source<'_>) {
+        if let Some(c) = self.copy.take() {
+            let bytes = src.slice(c.from, c.to);
+            if c.body {
+                Self::push_moves(self.typographic, &mut self.body.mem, bytes);
+                self.body.settle();
+            } else {
+                self.head.extend_from_slice(bytes);
+            }
+        }
+    }
+
+    /// Is no run of input pending for the movetext (`body`), or the tags?
+    fn settled(&self, body: bool) -> bool {
+        self.copy.is_none_or(|c| c.body != body)
+    }
+
+    /// Extends the run of input pending by `from..to`, when it starts
+    /// where the run ends and goes to the same part; else settles the run
+    /// and starts another.
+    #[inline(always)]
+    fn copy(&mut self, from: u64, to: u64, body: bool, src: Source<'_>) {
+        match &mut self.copy {
+            Some(c) if c.to == from && c.body == body => c.to = to,
+            _ => {
+                self.settle(src);
+                self.copy = Some(Copy { from, to, body });
+            }
+        }
+    }
+
+    /// A tag whose line, `line` in the stream, is written as this layout
+    /// writes it: copied. (A `Result` tag is laid out, so that
+    /// `--fix-result` knows where its value is.)
+    pub fn tag_as_written(&mut self, tag: &Tag<'_>, line: (u64, u64), src: Source<'_>) {
+        if tag.name == "Result" {
+            self.settle(src);
+            return self.tag(tag);
+        }
+        self.copy(line.0, line.1, false, src);
+    }
+
+    /// A main-line half-move whose text, `text` in the stream, is written
+    /// as read, with nothing after it but the end marker: copied, with
+    /// what this layout writes around it, when the input has exactly that
+    /// around it (its number before White's move, `, ` before Black's, the
+    /// line end after Black's). Returns whether it was.
+    #[inline]
+    pub fn move_as_read(&mut self, mv: &HalfMove, text: (u64, u64), src: Source<'_>) -> bool {
+        if mv.rating.is_some() || mv.nag_count > 0 || mv.draw_offer {
+            return false;
+        }
+        let (from, mut to) = text;
+        let start = match (mv.side, self.open_line) {
+            (Side::Black, Some(n)) if n == mv.number && from >= 2 => from - 2,
+            (Side::White, None) => {
+                let mut t = Text::default();
+                t.decimal(mv.number);
+                t.push(if mv.unknown_number && !self.moved { b'?' } else { b'.' });
+                t.push(b' ');
+                let n = t.as_bytes().len() as u64;
+                if from < n || !src.holds(from - n) || src.slice(from - n, from) != t.as_bytes() {
+                    return false;
+                }
+                from - n
+            }
+            _ => return false,
+        };
+        if mv.side == Side::Black && !(src.holds(start) && src.slice(start, from) == b", ") {
+            return false;
+        }
+        if mv.end {
+            if src.byte(to) != Some(b':') {
+                return false;
+            }
+            to += 1;
+        }
+        if mv.side == Side::Black {
+            if src.byte(to) != Some(b'\n') {
+                return false;
+            }
+            to += 1;
+        }
+        self.copy(start, to, true, src);
+        self.moved = true;
+        self.open_line = (mv.side == Side::White).then_some(mv.number);
+        true
+    }
+
     pub fn tag(&mut self, tag: &Tag<'_>) {
+        debug_assert!(self.settled(false));
         if tag.name == "Result" {
             let at = self.head.len() + "[Result \"".len();
             self.result_tag = Some(at..at + tag.value.len());
@@ -121,12 +226,14 @@ impl CtlPgn {
     }
 
     pub fn fix_result_tag(&mut self, result: Outcome) {
+        debug_assert!(self.settled(false));
         if let Some(r) = self.result_tag.take() {
             self.head.splice(r, result.as_str().bytes());
         }
     }
 
     pub fn setup(&mut self, pdtl: &Pdtl) {
+        debug_assert!(self.settled(false));
         self.head.extend_from_slice(b"[PDTL \"");
         pdtl.write_to(&mut self.head);
         self.head.extend_from_slice(b"\"]\n");
@@ -140,6 +247,7 @@ impl CtlPgn {
 
     #[inline]
     pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
+        debug_assert!(self.settled(true));
         if depth > 0 {
             return self.variation_move(mv, depth, text);
         }
@@ -226,6 +334,7 @@ impl CtlPgn {
     }
 
     pub fn variation(&mut self, edge: Variation, depth: u32) {
+        debug_assert!(self.settled(true));
         match edge {
             Variation::Open { label } => {
                 if depth == 1 {
@@ -267,6 +376,7 @@ impl CtlPgn {
 
     /// A comment opens: its text comes in pieces ([`CtlPgn::comment_piece`]).
     pub fn comment_open(&mut self, depth: u32, after_result: bool) {
+        debug_assert!(self.settled(true));
         self.comment_in = if depth > 0 {
             let v = &mut self.variation;
             if v.last() != Some(b'\n') {
@@ -304,6 +414,7 @@ impl CtlPgn {
     }
 
     pub fn finish(&mut self, result: Outcome, out: &mut dyn Write) -> io::Result<()> {
+        debug_assert!(self.copy.is_none());
         self.close_line();
         self.body.mem.extend_from_slice(result.as_str().as_bytes());
         self.body.mem.push(b'\n');

@@ -79,6 +79,13 @@ macro_rules! laid_out {
 }
 
 impl Layout {
+    #[inline]
+    fn settle(&mut self, src: Source<'_>) {
+        if let Layout::CtlPgn(w) = self {
+            w.settle(src);
+        }
+    }
+
     fn begin(&mut self) {
         laid_out!(self, w => w.begin())
     }
@@ -184,19 +191,31 @@ impl Writer {
     }
 
     /// A tag pair; the `Variant` tag is the writer's own, written first.
-    /// `as_written`: where its line is in `src` when it reads as written.
-    pub fn tag(&mut self, tag: &Tag<'_>, _as_written: Option<(u64, u64)>, _src: Source<'_>) {
+    /// `as_written`: where its line is in `src`, when it reads as written.
+    pub fn tag(&mut self, tag: &Tag<'_>, as_written: Option<(u64, u64)>, src: Source<'_>) {
         if tag.name == "Variant" {
             return;
         }
-        self.layout.tag(tag);
+        match (&mut self.layout, as_written) {
+            (Layout::CtlPgn(w), Some(line)) if self.split.is_none() => {
+                w.tag_as_written(tag, line, src)
+            }
+            (layout, _) => {
+                layout.settle(src);
+                layout.tag(tag);
+            }
+        }
         if let Some(s) = &mut self.split {
             s.tag(tag);
         }
     }
 
-    /// The reader lets go of the bytes of `src` before `before`.
-    pub fn discard(&mut self, _src: Source<'_>, _before: u64) {}
+    /// What it holds of `src` not yet copied, copied: before the reader
+    /// lets go of it, or anything else is written.
+    #[inline]
+    pub fn settle(&mut self, src: Source<'_>) {
+        self.layout.settle(src);
+    }
 
     /// The game's final position, as a replay left it: ndjson's
     /// `final_pdtl` (CTL-PGN has no place for it).
@@ -211,7 +230,8 @@ impl Writer {
         laid_out!(&mut self.layout, w => w.fix_result_tag(result))
     }
 
-    pub fn setup(&mut self, pdtl: &Pdtl) {
+    pub fn setup(&mut self, pdtl: &Pdtl, src: Source<'_>) {
+        self.layout.settle(src);
         self.layout.setup(pdtl);
         if let Some(s) = &mut self.split {
             s.setup(pdtl);
@@ -221,7 +241,8 @@ impl Writer {
     /// A half-move at variation `depth` (0: the main line); `text` is its
     /// move as [`HalfMove::write_move`] writes it, when the reader has it.
     #[inline]
-    pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
+    pub fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>, src: Source<'_>) {
+        self.layout.settle(src);
         if let Some(s) = &mut self.split {
             s.half_move(mv);
             if depth > 0 {
@@ -229,6 +250,17 @@ impl Writer {
             }
         }
         self.layout.half_move(mv, depth, text)
+    }
+
+    /// A main-line half-move whose text (`text` in `src`) is written as
+    /// read, with nothing after it but the end marker: copied, when the
+    /// layout copies the input as read around it. Returns whether it was.
+    #[inline]
+    pub fn move_as_read(&mut self, mv: &HalfMove, text: (u64, u64), src: Source<'_>) -> bool {
+        match &mut self.layout {
+            Layout::CtlPgn(w) if self.split.is_none() => w.move_as_read(mv, text, src),
+            _ => false,
+        }
     }
 
     /// A variation opens or closes; `depth` is its own (1: on the main line).

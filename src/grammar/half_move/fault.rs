@@ -111,7 +111,7 @@ impl Fault {
     }
 }
 
-pub(super) type Parse<T> = Result<T, Fault>;
+pub(crate) type Parse<T> = Result<T, Fault>;
 
 #[cold]
 pub(super) fn fail<T>(offset: usize, kind: FaultKind) -> Parse<T> {
