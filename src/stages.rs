@@ -218,17 +218,25 @@ impl Visitor for Filter {
     #[inline]
     fn half_move(&mut self, m: &MoveRead<'_>, cx: &mut Context) {
         let s = &mut self.stages;
-        // A main-line move no pass wants, as read: the writer may copy it.
+        // A main-line move as read that no pass wants, or that they would
+        // only write with an ASCII separator: the writer may copy it.
         if let (Some(text), 0) = (m.text, m.depth) {
-            if !s.chain.wants_move(m.traits)
+            let ascii = s.chain.wants_move(m.traits);
+            if (!ascii || m.mv.action.separator().is_some() && s.chain.only_respells(m.traits))
                 && !cx.has_error()
-                && s.writer.move_as_read(&m.mv, text, m.src)
+                && s.writer.move_as_read(m.mv, text, ascii, m.src)
             {
-                s.chain.main_line_move(&m.mv, 0);
+                if s.chain.wants_main_line() {
+                    let mut mv = *m.mv;
+                    if ascii {
+                        mv.action.respell_ascii();
+                    }
+                    s.chain.main_line_move(&mv, 0);
+                }
                 return;
             }
         }
-        let (mut mv, mut text, mut respell) = (m.mv, m.text, false);
+        let (mut mv, mut text, mut respell) = (*m.mv, m.text, false);
         if self.stages.chain.wants_move(m.traits) {
             if mv.action.separator().is_some() && self.stages.chain.only_respells(m.traits) {
                 // All the passes would do is write its separator in ASCII.

@@ -14,6 +14,7 @@ use logos::Logos;
 #[logos(skip r"[ \t\r\x0B\x0C]+")]
 #[logos(subpattern fig = r"♙|♟|☖|☗|♗|♝|♘|♞|🩐|🩓|♖|♜|🩏|🩒|♕|♛|♔|♚")]
 #[logos(subpattern dash = r"-|‐|‑|‒|–|—|−")]
+#[logos(subpattern mv = r"[A-Z]{1,2}[0-9]{1,2}(-|\*|@|@@|×|(?&dash))[A-Z]{1,2}[0-9]{1,2}(=[A-Z&])?(\+|\+\^|\+\+|\+∞|#)?")]
 pub(crate) enum Token {
     /// `\n`
     #[token("\n")]
@@ -55,6 +56,14 @@ pub(crate) enum Token {
     /// `12.`
     #[regex(r"[0-9]+\.")]
     Number,
+    /// A move line as the writer writes one: `12. WORD, WORD` (Black's
+    /// word, with its comma, may be missing), `:` after the last word if
+    /// it ends the game, the line end. Read as the `Number`, `Word`,
+    /// `Comma`, `EndMarker` and `LineEnd` tokens it is made of
+    /// ([`Token::move_line_parts`]), without lexing each: the words
+    /// shaped like moves, which the move lexeme reads as any word.
+    #[regex(r"[0-9]+\. (?&mv)(, (?&mv))?:?\n")]
+    MoveLine,
     /// `12?`: an unknown start number.
     #[regex(r"[0-9]+\?")]
     UnknownNumber,
@@ -89,6 +98,50 @@ pub(crate) enum Token {
 }
 
 impl Token {
+    /// The tokens of a [`Token::MoveLine`] `line`, in order, each with its
+    /// span in the line: what the tokenizer reads there token by token.
+    #[inline]
+    pub(crate) fn move_line_parts(
+        line: &[u8],
+        mut part: impl FnMut(Token, std::ops::Range<usize>) -> bool,
+    ) {
+        let dot = line.iter().position(|&c| c == b'.').unwrap_or(0);
+        if !part(Token::Number, 0..dot + 1) {
+            return;
+        }
+        let mut k = dot + 2;
+        loop {
+            let Some(n) = line[k..]
+                .iter()
+                .position(|&c| matches!(c, b',' | b':' | b'\n'))
+            else {
+                return;
+            };
+            let e = k + n;
+            if !part(Token::Word, k..e) {
+                return;
+            }
+            match line[e] {
+                b',' => {
+                    if !part(Token::Comma, e..e + 1) {
+                        return;
+                    }
+                    k = e + 2;
+                }
+                b':' => {
+                    if part(Token::EndMarker, e..e + 1) {
+                        part(Token::LineEnd, e + 1..e + 2);
+                    }
+                    return;
+                }
+                _ => {
+                    part(Token::LineEnd, e..e + 1);
+                    return;
+                }
+            }
+        }
+    }
+
     /// Does this token annotate the half-move before it on its line (a
     /// rating, a NAG, `(=)`, `:`)?
     #[inline]

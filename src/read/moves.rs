@@ -258,36 +258,43 @@ impl<V: Visitor> Step<'_, '_, V> {
     /// Hands the half-move read last, if any, to the visitor.
     #[inline]
     pub(super) fn flush_pending(&mut self, h: Held<'_>) {
-        if let Some(p) = self.moves.pending.take() {
-            self.hand_half_move(h, p);
+        if self.moves.pending.is_some() {
+            self.hand_half_move(h);
         }
     }
 
     /// A main-line half-move by `side` at `pos` is read: whether it ends
     /// the game (`:`) or mates.
     #[inline(always)]
-    pub(super) fn main_line_move_read(&mut self, side: Side, pos: Pos, end: bool, mate: bool) {
+    fn main_line_move_read(&mut self, side: Side, pos: Pos, end: bool, mate: bool) {
         self.movetext.move_ends(end, mate.then_some(side));
         self.game.marks.last_move = pos;
         self.game.counts.half_moves += 1;
     }
 
-    /// A half-move and its annotations, read: to the visitor.
+    /// The half-move read last and its annotations: to the visitor.
     #[inline]
-    pub(super) fn hand_half_move(&mut self, h: Held<'_>, p: Pending) {
+    fn hand_half_move(&mut self, h: Held<'_>) {
+        let Some(p) = &self.moves.pending else {
+            return;
+        };
         let depth = self.game.depth;
         if depth == 0 {
-            let mate = p.mv.check == Some(Check::Mate);
-            self.main_line_move_read(p.mv.side, p.mv.pos, p.mv.end, mate);
+            let mv = &p.mv;
+            let (side, pos, end, mate) = (mv.side, mv.pos, mv.end, mv.check == Some(Check::Mate));
+            self.main_line_move_read(side, pos, end, mate);
         }
+        let st = &mut *self.st;
+        let p = st.moves.pending.as_ref().expect("a half-move is pending");
         let m = MoveRead {
-            mv: p.mv,
+            mv: &p.mv,
             traits: p.traits,
             depth,
             text: p.text,
             src: h.src(),
         };
-        self.v.half_move(&m, &mut self.st.cx);
+        self.v.half_move(&m, &mut st.cx);
+        st.moves.pending = None;
         self.place(h);
     }
 

@@ -94,59 +94,110 @@ impl<V: Visitor> Step<'_, '_, V> {
     pub(super) fn tokens(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
         let from = self.at;
         let text = h.slice(from, end);
+        // One lexer over the region, made anew where reading jumps (past a
+        // word read otherwise, a tag line's fault, a blank it leaves).
+        let (mut lx, mut base) = (Token::lexer(text), 0);
         let mut i = 0;
         loop {
-            if i >= text.len() {
-                break;
-            }
-            let mut lx = Token::lexer(&text[i..]);
             let Some(tok) = lx.next() else {
                 // Blanks to the end.
                 i = text.len();
                 break;
             };
             let span = lx.span();
-            let (start, stop) = (i + span.start, i + span.end);
+            let (start, stop) = (base + span.start, base + span.end);
             let at = from + start as u64;
-            let rest = &text[start..];
-            // A half-move waits for what annotates it; anything else (but
-            // a blank the tokenizer leaves to `not_a_token`) hands it on.
-            if self.moves.pending.is_some()
-                && !tok.is_ok_and(Token::annotates)
-                && blank_len(rest).is_none()
-            {
-                self.flush_pending(h);
-            }
+            i = stop;
             let jump = match tok {
-                Ok(Token::LineEnd) => {
-                    self.places.new_line(at + 1);
-                    None
-                }
                 Ok(tok) => {
                     let s = Span {
-                        text: &rest[..stop - start],
+                        text: &text[start..stop],
                         at,
                         map: None,
                     };
-                    self.token(h, tok, s)?
+                    self.read_token(h, tok, s)?
                 }
-                Err(()) => self.not_a_token(h, rest, at)?,
-            };
-            i = match jump {
-                Some(to) => (to - from) as usize,
-                None => stop,
+                Err(()) => {
+                    let rest = &text[start..];
+                    // A blank the tokenizer leaves to `not_a_token` hands
+                    // nothing on.
+                    if self.moves.pending.is_some() && blank_len(rest).is_none() {
+                        self.flush_pending(h);
+                    }
+                    self.not_a_token(h, rest, at)?
+                }
             };
             if self.scan.mode != Mode::Tokens || self.paused() {
-                if let Some(again) = self.again_at.take() {
+                i = match self.again_at.take() {
                     // A game ended at the token that begins the next: read
                     // it again, as the next game's.
-                    i = (again - from) as usize;
-                }
+                    Some(again) => (again - from) as usize,
+                    None => jump.map_or(i, |to| (to - from) as usize),
+                };
                 break;
+            }
+            if let Some(to) = jump {
+                i = (to - from) as usize;
+                (lx, base) = (Token::lexer(&text[i..]), i);
             }
         }
         self.at = from + i as u64;
         Ok(())
+    }
+
+    /// A token read (but a bundle of them, [`Token::MoveLine`], which is
+    /// read as the tokens it is made of); returns where reading goes on, if
+    /// not after it.
+    #[inline(always)]
+    fn read_token(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) -> io::Result<Option<u64>> {
+        // A half-move waits for what annotates it; anything else hands it on.
+        if self.moves.pending.is_some() && !tok.annotates() {
+            self.flush_pending(h);
+        }
+        match tok {
+            Token::LineEnd => self.places.new_line(s.at + 1),
+            // The main line's own tokens, the most of most games.
+            Token::Word if self.in_main_line() => {
+                let jump = self.movetext_word(h, s);
+                self.game.movetext_line = self.places.line;
+                return Ok(jump);
+            }
+            Token::Number if self.in_main_line() => {
+                self.move_number(h, tok, s);
+                self.game.movetext_line = self.places.line;
+            }
+            Token::Comma if self.in_main_line() && self.movetext.black_due() => {
+                self.game.movetext_line = self.places.line;
+            }
+            Token::MoveLine => return self.move_line(h, s),
+            _ => return self.token(h, tok, s),
+        }
+        Ok(None)
+    }
+
+    /// A move line read as the tokens it is made of, up to where reading
+    /// pauses or jumps.
+    #[inline]
+    fn move_line(&mut self, h: Held<'_>, s: Span<'_>) -> io::Result<Option<u64>> {
+        let mut read = Ok(None);
+        Token::move_line_parts(s.text, |tok, r| {
+            let part = Span {
+                text: &s.text[r.clone()],
+                at: s.at + r.start as u64,
+                map: None,
+            };
+            read = self.read_token(h, tok, part);
+            matches!(read, Ok(None)) && self.scan.mode == Mode::Tokens && !self.paused()
+        });
+        read
+    }
+
+    /// In a game's main line, past its tags and not ended: where the
+    /// main line's own tokens are read on the quick arms of `tokens`.
+    #[inline(always)]
+    fn in_main_line(&self) -> bool {
+        let g = &self.game;
+        g.past_tags && g.depth == 0 && g.open && !self.movetext.ended()
     }
 
     // ───────────────────────────── the tokenizer's tokens ─────────────────────────────
@@ -331,6 +382,9 @@ impl<V: Visitor> Step<'_, '_, V> {
         tok: Token,
         s: Span<'_>,
     ) -> io::Result<Option<u64>> {
+        if tok == Token::MoveLine {
+            return self.move_line(h, s);
+        }
         let annotation = tok.annotates();
         if !annotation {
             self.flush_pending(h);
@@ -438,7 +492,8 @@ impl<V: Visitor> Step<'_, '_, V> {
             | Token::LabeledVariationOpen
             | Token::Result
             | Token::Unfinished
-            | Token::PgnDraw => unreachable!("read by token()"),
+            | Token::PgnDraw
+            | Token::MoveLine => unreachable!("read by token()"),
         }
         None
     }

@@ -150,7 +150,7 @@ pub struct TagRead<'a> {
 /// A half-move read, with what annotates it.
 pub struct MoveRead<'a> {
     /// The move, its number and side, its annotations, where it is.
-    pub mv: HalfMove,
+    pub mv: &'a HalfMove,
     /// What its text holds besides the move (a figurine, an alternative
     /// letter, a Unicode separator, a rating, inside a variation).
     pub traits: Traits,

@@ -7,7 +7,7 @@ use super::held::Held;
 use super::{write_tag, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{
-    push_typographic_captures, HalfMove, Outcome, Side, Text, ELLIPSIS,
+    push_ascii_separators, push_typographic_captures, HalfMove, Outcome, Side, Text, ELLIPSIS,
     ELLIPSIS_ASCII,
 };
 use crate::pass::{Tag, Variation};
@@ -52,15 +52,20 @@ pub(super) struct CtlPgn {
     /// Input already laid out as this layout lays it out, not yet copied
     /// into its part (see [`CtlPgn::settle`]).
     copy: Option<Copy>,
+    /// Move lines in ASCII, before their captures are respelled `×`.
+    scratch: Vec<u8>,
 }
 
 /// A run of input that reads as written: where it starts and ends in the
-/// stream, and whether it goes to the movetext (else the tags).
+/// stream, whether it goes to the movetext (else the tags), and whether
+/// its moves' separators are written in ASCII (its only characters not
+/// ASCII but `∞`).
 #[derive(Clone, Copy, Debug)]
 struct Copy {
     from: u64,
     to: u64,
     body: bool,
+    ascii: bool,
 }
 
 /// Where a comment goes: see [`CtlPgn::comment_open`].
@@ -130,12 +135,18 @@ impl CtlPgn {
     pub fn settle(&mut self, src: Source<'_>) {
         if let Some(c) = self.copy.take() {
             let bytes = src.slice(c.from, c.to);
-            if c.body {
-                Self::push_moves(self.typographic, &mut self.body.mem, bytes);
-                self.body.settle();
-            } else {
+            if !c.body {
                 self.head.extend_from_slice(bytes);
+                return;
             }
+            if c.ascii {
+                self.scratch.clear();
+                push_ascii_separators(&mut self.scratch, bytes);
+                Self::push_moves(self.typographic, &mut self.body.mem, &self.scratch);
+            } else {
+                Self::push_moves(self.typographic, &mut self.body.mem, bytes);
+            }
+            self.body.settle();
         }
     }
 
@@ -148,12 +159,20 @@ impl CtlPgn {
     /// where the run ends and goes to the same part; else settles the run
     /// and starts another.
     #[inline(always)]
-    fn copy(&mut self, from: u64, to: u64, body: bool, src: Source<'_>) {
+    fn copy(&mut self, from: u64, to: u64, body: bool, ascii: bool, src: Source<'_>) {
         match &mut self.copy {
-            Some(c) if c.to == from && c.body == body => c.to = to,
+            Some(c) if c.to == from && c.body == body => {
+                c.to = to;
+                c.ascii |= ascii;
+            }
             _ => {
                 self.settle(src);
-                self.copy = Some(Copy { from, to, body });
+                self.copy = Some(Copy {
+                    from,
+                    to,
+                    body,
+                    ascii,
+                });
             }
         }
     }
@@ -166,16 +185,23 @@ impl CtlPgn {
             self.settle(src);
             return self.tag(tag);
         }
-        self.copy(line.0, line.1, false, src);
+        self.copy(line.0, line.1, false, false, src);
     }
 
     /// A main-line half-move whose text, `text` in the stream, is written
     /// as read, with nothing after it but the end marker: copied, with
     /// what this layout writes around it, when the input has exactly that
     /// around it (its number before White's move, `, ` before Black's, the
-    /// line end after Black's). Returns whether it was.
+    /// line end after Black's); with `ascii`, its separator written in
+    /// ASCII. Returns whether it was.
     #[inline]
-    pub fn move_as_read(&mut self, mv: &HalfMove, text: (u64, u64), src: Source<'_>) -> bool {
+    pub fn move_as_read(
+        &mut self,
+        mv: &HalfMove,
+        text: (u64, u64),
+        ascii: bool,
+        src: Source<'_>,
+    ) -> bool {
         if mv.rating.is_some() || mv.nag_count > 0 || mv.draw_offer {
             return false;
         }
@@ -210,7 +236,7 @@ impl CtlPgn {
             }
             to += 1;
         }
-        self.copy(start, to, true, src);
+        self.copy(start, to, true, ascii, src);
         self.moved = true;
         self.open_line = (mv.side == Side::White).then_some(mv.number);
         true

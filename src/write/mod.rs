@@ -255,10 +255,17 @@ impl Writer {
     /// A main-line half-move whose text (`text` in `src`) is written as
     /// read, with nothing after it but the end marker: copied, when the
     /// layout copies the input as read around it. Returns whether it was.
+    /// With `ascii`, its separator is written in ASCII.
     #[inline]
-    pub fn move_as_read(&mut self, mv: &HalfMove, text: (u64, u64), src: Source<'_>) -> bool {
+    pub fn move_as_read(
+        &mut self,
+        mv: &HalfMove,
+        text: (u64, u64),
+        ascii: bool,
+        src: Source<'_>,
+    ) -> bool {
         match &mut self.layout {
-            Layout::CtlPgn(w) if self.split.is_none() => w.move_as_read(mv, text, src),
+            Layout::CtlPgn(w) if self.split.is_none() => w.move_as_read(mv, text, ascii, src),
             _ => false,
         }
     }
