@@ -43,7 +43,7 @@ impl Visitor for PerPlayer {
 
     fn half_move(&mut self, m: &MoveRead<'_>, _cx: &mut Context) {
         if m.depth == 0 {
-            self.moves[usize::from(m.mv.side == Side::Black)] += 1;
+            self.moves[usize::from(m.side() == Side::Black)] += 1;
         }
     }
 

@@ -133,6 +133,39 @@ impl Stages {
         flow
     }
 
+    /// A half-move through the passes that want it, then to the writer.
+    #[inline(never)]
+    fn half_move_through_passes(&mut self, m: &MoveRead<'_>, cx: &mut Context) {
+        let (mut mv, mut text, mut respell) = (m.half_move(), m.text_span(), false);
+        if self.chain.wants_move(m.traits()) {
+            if mv.action.separator().is_some() && self.chain.only_respells(m.traits()) {
+                // All the passes would do is write its separator in ASCII.
+                mv.action.respell_ascii();
+                respell = true;
+            } else {
+                cx.depth = m.depth;
+                let flow = self.chain_half_move(&mut mv, m.traits(), &mut text, &mut respell, cx);
+                if flow == Flow::Drop {
+                    return;
+                }
+            }
+        }
+        if cx.has_error() {
+            // Nothing of a game rejected is written.
+            return;
+        }
+        self.chain.main_line_move(&mv, m.depth);
+        let mut t = Text::default();
+        let text = text.map(|(from, to)| match mv.action.separator() {
+            Some(sep) if respell => {
+                t.respelled(m.src.slice(from, to), sep);
+                t.as_bytes()
+            }
+            _ => m.src.slice(from, to),
+        });
+        self.writer.half_move(&mv, m.depth, text, m.src);
+    }
+
     /// The verdict on the game that ends, its passes run, at the reader's
     /// one question: is it left out (by a pass, or as a duplicate), does it
     /// go aside as read, is it the last `--stop-after` lets through?
@@ -218,16 +251,17 @@ impl Visitor for Filter {
     #[inline]
     fn half_move(&mut self, m: &MoveRead<'_>, cx: &mut Context) {
         let s = &mut self.stages;
+        let traits = m.traits();
         // A main-line move as read that no pass wants, or that they would
         // only write with an ASCII separator: the writer may copy it.
-        if let (Some(text), 0) = (m.text, m.depth) {
-            let ascii = s.chain.wants_move(m.traits);
-            if (!ascii || m.mv.action.separator().is_some() && s.chain.only_respells(m.traits))
+        if let (Some(text), 0) = (m.text_span(), m.depth) {
+            let ascii = s.chain.wants_move(traits);
+            if (!ascii || s.chain.only_respells(traits))
                 && !cx.has_error()
-                && s.writer.move_as_read(m.mv, text, ascii, m.src)
+                && s.writer.move_as_read(m.unmade(), text, ascii, m.src)
             {
                 if s.chain.wants_main_line() {
-                    let mut mv = *m.mv;
+                    let mut mv = m.half_move();
                     if ascii {
                         mv.action.respell_ascii();
                     }
@@ -236,36 +270,7 @@ impl Visitor for Filter {
                 return;
             }
         }
-        let (mut mv, mut text, mut respell) = (*m.mv, m.text, false);
-        if self.stages.chain.wants_move(m.traits) {
-            if mv.action.separator().is_some() && self.stages.chain.only_respells(m.traits) {
-                // All the passes would do is write its separator in ASCII.
-                mv.action.respell_ascii();
-                respell = true;
-            } else {
-                cx.depth = m.depth;
-                let flow =
-                    self.stages
-                        .chain_half_move(&mut mv, m.traits, &mut text, &mut respell, cx);
-                if flow == Flow::Drop {
-                    return;
-                }
-            }
-        }
-        if cx.has_error() {
-            // Nothing of a game rejected is written.
-            return;
-        }
-        self.stages.chain.main_line_move(&mv, m.depth);
-        let mut t = Text::default();
-        let text = text.map(|(from, to)| match mv.action.separator() {
-            Some(sep) if respell => {
-                t.respelled(m.src.slice(from, to), sep);
-                t.as_bytes()
-            }
-            _ => m.src.slice(from, to),
-        });
-        self.stages.writer.half_move(&mv, m.depth, text, m.src);
+        self.stages.half_move_through_passes(m, cx);
     }
 
     fn begin_comment(

@@ -98,50 +98,6 @@ pub(crate) enum Token {
 }
 
 impl Token {
-    /// The tokens of a [`Token::MoveLine`] `line`, in order, each with its
-    /// span in the line: what the tokenizer reads there token by token.
-    #[inline]
-    pub(crate) fn move_line_parts(
-        line: &[u8],
-        mut part: impl FnMut(Token, std::ops::Range<usize>) -> bool,
-    ) {
-        let dot = line.iter().position(|&c| c == b'.').unwrap_or(0);
-        if !part(Token::Number, 0..dot + 1) {
-            return;
-        }
-        let mut k = dot + 2;
-        loop {
-            let Some(n) = line[k..]
-                .iter()
-                .position(|&c| matches!(c, b',' | b':' | b'\n'))
-            else {
-                return;
-            };
-            let e = k + n;
-            if !part(Token::Word, k..e) {
-                return;
-            }
-            match line[e] {
-                b',' => {
-                    if !part(Token::Comma, e..e + 1) {
-                        return;
-                    }
-                    k = e + 2;
-                }
-                b':' => {
-                    if part(Token::EndMarker, e..e + 1) {
-                        part(Token::LineEnd, e + 1..e + 2);
-                    }
-                    return;
-                }
-                _ => {
-                    part(Token::LineEnd, e..e + 1);
-                    return;
-                }
-            }
-        }
-    }
-
     /// Does this token annotate the half-move before it on its line (a
     /// rating, a NAG, `(=)`, `:`)?
     #[inline]
@@ -150,6 +106,76 @@ impl Token {
             self,
             Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker
         )
+    }
+}
+
+/// The tokens of a [`Token::MoveLine`], in order, each with its span in
+/// the line: what the tokenizer reads there token by token.
+pub(crate) struct MoveLineParts<'a> {
+    line: &'a [u8],
+    /// The next token and its span, found once.
+    next: Option<(Token, std::ops::Range<usize>)>,
+}
+
+impl Token {
+    /// The tokens of the move line `line`.
+    #[inline]
+    pub(crate) fn move_line_parts(line: &[u8]) -> MoveLineParts<'_> {
+        let dot = line.iter().position(|&c| c == b'.').unwrap_or(0);
+        MoveLineParts {
+            line,
+            next: Some((Token::Number, 0..dot + 1)),
+        }
+    }
+}
+
+impl MoveLineParts<'_> {
+    /// The next token, without taking it.
+    #[inline(always)]
+    pub(crate) fn peek(&self) -> Option<(Token, std::ops::Range<usize>)> {
+        self.next.clone()
+    }
+
+    /// The word from `at`, up to the `,`, `:` or line end after it.
+    #[inline(always)]
+    fn word(&self, at: usize) -> (Token, std::ops::Range<usize>) {
+        let rest = &self.line[at..];
+        let n = rest
+            .iter()
+            .position(|&c| ENDS_WORD[usize::from(c)])
+            .unwrap_or(rest.len());
+        (Token::Word, at..at + n)
+    }
+}
+
+/// The bytes that end a word of a move line: `,`, `:`, the line end.
+const ENDS_WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b',' as usize] = true;
+    t[b':' as usize] = true;
+    t[b'\n' as usize] = true;
+    t
+};
+
+impl Iterator for MoveLineParts<'_> {
+    type Item = (Token, std::ops::Range<usize>);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (tok, r) = self.next.take()?;
+        let e = r.end;
+        self.next = match tok {
+            // `N. ` and `, `: the blank after is skipped.
+            Token::Number | Token::Comma => Some(self.word(e + 1)),
+            Token::Word => Some(match self.line.get(e) {
+                Some(b',') => (Token::Comma, e..e + 1),
+                Some(b':') => (Token::EndMarker, e..e + 1),
+                _ => (Token::LineEnd, e..e + 1),
+            }),
+            Token::EndMarker => Some((Token::LineEnd, e..e + 1)),
+            _ => None,
+        };
+        Some((tok, r))
     }
 }
 

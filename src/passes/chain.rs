@@ -126,12 +126,6 @@ impl Chain {
         self.ask_interest(cx);
     }
 
-    /// Does a pass want the tags of no meaning to the reader?
-    #[inline]
-    pub fn wants_tags(&self) -> bool {
-        self.wanted.contains(Interest::TAGS)
-    }
-
     /// The game's tags are read: asks each pass what it wants of the rest.
     pub fn movetext_begins(&mut self, cx: &Context) {
         self.ask_interest(cx);
@@ -238,13 +232,6 @@ impl Chain {
         self.wanted.intersects(READS_MAIN_LINE)
     }
 
-    /// Does a pass read the main line's half-moves themselves
-    /// ([`Interest::MAIN_LINE_MOVES`]), so that no move line is copied?
-    #[inline]
-    pub fn wants_main_line_moves(&self) -> bool {
-        self.wanted.intersects(Interest::MAIN_LINE_MOVES)
-    }
-
     /// A half-move as it will be written, once every pass has had it, at
     /// variation `depth`, for the passes that read the main line.
     #[inline]
@@ -261,18 +248,6 @@ impl Chain {
     fn hand_main_line_move(&mut self, mv: &HalfMove) {
         each_pass!(&mut *self, |p, w| if w.intersects(READS_MAIN_LINE) {
             p.main_line_move(mv);
-        });
-    }
-
-    /// Main-line half-moves that no pass takes, as their keys
-    /// ([`Action::key`]): those the reader copies without laying a
-    /// `HalfMove` out.
-    ///
-    /// [`Action::key`]: crate::Action::key
-    #[inline(never)]
-    pub fn main_line(&mut self, keys: &[u64]) {
-        each_pass!(&mut *self, |p, w| if w.intersects(Interest::MAIN_LINE) {
-            p.main_line(keys);
         });
     }
 

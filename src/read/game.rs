@@ -4,7 +4,7 @@
 
 use super::scan::Mode;
 use super::{GameEnd, Held, Reading, Resume, Step, Stop, Until, VariationError, Visitor};
-use crate::diag::{DiagnosticKind, Message, Pos, Severity};
+use crate::diag::{DiagnosticKind, Message, Pos};
 use crate::grammar::game_start::{is_blank, Opens, Standing};
 use crate::grammar::model::{Outcome, Side};
 use crate::report::{CutShort, Report};

@@ -21,6 +21,9 @@ impl Classes {
     pub const OPEN_PAREN: Classes = Classes(1 << 3);
     pub const CLOSE_PAREN: Classes = Classes(1 << 4);
     pub const BRACKET: Classes = Classes(1 << 5);
+    /// Marked with the others (a lane of the vector compare), read by no
+    /// one but the tests of the marks.
+    #[allow(dead_code)]
     pub const QUOTE: Classes = Classes(1 << 6);
     pub const NON_ASCII: Classes = Classes(1 << 7);
 

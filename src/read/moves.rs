@@ -6,9 +6,8 @@ use super::movetext::Fault;
 use super::scan::invalid_utf8;
 use super::tokens::*;
 use super::{Held, MoveRead, Step, Visitor};
-use crate::diag::Pos;
-use crate::grammar::half_move::{self, Traits};
-use crate::grammar::model::{Check, HalfMove, Outcome, Rating, Sep, Side};
+use crate::grammar::half_move::{self, Lexeme, Traits};
+use crate::grammar::model::{HalfMove, Outcome, Rating, Sep, Side};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{number_value, Token};
 
@@ -64,22 +63,38 @@ impl<V: Visitor> Step<'_, '_, V> {
     ) -> Option<u64> {
         // A word read where it stands is looked at in its window first.
         let w = s.map.is_none().then(|| h.window(s.at, h.end()));
-        match half_move::read(s.text, w.as_ref()) {
-            Ok(p) => {
-                let mut traits = p.traits;
-                if self.game.depth > 0 {
-                    traits |= Traits::IN_VARIATION;
-                }
-                let text = (s.map.is_none() && !traits.intersects(Traits::RESPELLED))
-                    .then(|| (s.at, s.at + s.text.len() as u64));
-                let mut mv = HalfMove::new(number, side, p.action, p.check);
-                mv.unknown_number = self.movetext.unknown_number && self.game.depth == 0;
-                mv.pos = self.places.pos(s.offset(0));
-                self.moves.pending = Some(Pending { mv, traits, text });
-                None
-            }
-            Err(e) => self.not_a_half_move(h, s, e, number, side),
+        let read = half_move::read(s.text, w.as_ref());
+        let (lexeme, mut traits) = match read {
+            Ok(lexeme) => (lexeme, lexeme.traits()),
+            Err(e) => return self.not_a_half_move(h, s, e, number, side),
+        };
+        if self.game.depth > 0 {
+            traits |= Traits::IN_VARIATION;
         }
+        let unknown = self.movetext.unknown_number && self.game.depth == 0;
+        let pos = self.places.pos(s.offset(0));
+        let p = &mut self.st.moves.pending;
+        p.mv.number = number;
+        p.mv.side = side;
+        p.mv.unknown_number = unknown;
+        p.mv.rating = None;
+        p.mv.nag_count = 0;
+        p.mv.draw_offer = false;
+        p.mv.end = false;
+        p.mv.pos = pos;
+        p.mate = lexeme.mate();
+        p.parsed = match lexeme {
+            Lexeme::Plain(_) => false,
+            Lexeme::Parsed(parsed) => {
+                (p.mv.action, p.mv.check) = (parsed.action, parsed.check);
+                true
+            }
+        };
+        p.traits = traits;
+        p.text = (s.map.is_none() && !traits.intersects(Traits::RESPELLED))
+            .then(|| (s.at, s.at + s.text.len() as u64));
+        self.st.moves.held = true;
+        None
     }
 
     #[cold]
@@ -120,7 +135,7 @@ impl<V: Visitor> Step<'_, '_, V> {
             (next, invalid_utf8(h, next))
         } else {
             let at = s.offset(e.offset);
-            (at, e.message(s.text).into())
+            (at, e.message(s.text))
         };
         // Inside a variation, the word still holds the half-move's place.
         let unread = (self.game.depth > 0).then(|| (number, side, self.places.pos(s.at)));
@@ -204,7 +219,7 @@ impl<V: Visitor> Step<'_, '_, V> {
     }
 
     pub(super) fn annotation(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) {
-        let Some(p) = self.moves.pending.as_mut() else {
+        if !self.moves.held {
             let what = match tok {
                 Token::Rating => "a rating",
                 Token::Nag => "a NAG",
@@ -217,7 +232,8 @@ impl<V: Visitor> Step<'_, '_, V> {
                 format!("{what} must follow a move on the same line"),
             );
             return;
-        };
+        }
+        let p = &mut self.st.moves.pending;
         let mv = &mut p.mv;
         let problem = match tok {
             Token::Rating if mv.rating.is_some() => Some("a move takes one rating"),
@@ -258,43 +274,31 @@ impl<V: Visitor> Step<'_, '_, V> {
     /// Hands the half-move read last, if any, to the visitor.
     #[inline]
     pub(super) fn flush_pending(&mut self, h: Held<'_>) {
-        if self.moves.pending.is_some() {
+        if self.moves.held {
             self.hand_half_move(h);
         }
-    }
-
-    /// A main-line half-move by `side` at `pos` is read: whether it ends
-    /// the game (`:`) or mates.
-    #[inline(always)]
-    fn main_line_move_read(&mut self, side: Side, pos: Pos, end: bool, mate: bool) {
-        self.movetext.move_ends(end, mate.then_some(side));
-        self.game.marks.last_move = pos;
-        self.game.counts.half_moves += 1;
     }
 
     /// The half-move read last and its annotations: to the visitor.
     #[inline]
     fn hand_half_move(&mut self, h: Held<'_>) {
-        let Some(p) = &self.moves.pending else {
-            return;
-        };
-        let depth = self.game.depth;
-        if depth == 0 {
-            let mv = &p.mv;
-            let (side, pos, end, mate) = (mv.side, mv.pos, mv.end, mv.check == Some(Check::Mate));
-            self.main_line_move_read(side, pos, end, mate);
-        }
         let st = &mut *self.st;
-        let p = st.moves.pending.as_ref().expect("a half-move is pending");
+        st.moves.held = false;
+        let p = &st.moves.pending;
+        let depth = st.game.depth;
+        if depth == 0 {
+            // A main-line half-move is read: does it end the game (`:`), or mate?
+            let mv = &p.mv;
+            st.movetext.move_ends(mv.end, p.mate.then_some(mv.side));
+            st.game.marks.last_move = mv.pos;
+            st.game.counts.half_moves += 1;
+        }
         let m = MoveRead {
-            mv: &p.mv,
-            traits: p.traits,
+            p,
             depth,
-            text: p.text,
             src: h.src(),
         };
         self.v.half_move(&m, &mut st.cx);
-        st.moves.pending = None;
         self.place(h);
     }
 

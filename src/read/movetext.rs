@@ -183,29 +183,6 @@ impl Movetext {
             }
     }
 
-    /// Would move lines `n. WHITE, BLACK`, `n+1. ...` be taken without a
-    /// fault, as [`Movetext::pairs`] takes them?
-    #[inline]
-    pub fn takes_pairs(&self, n: u32) -> bool {
-        matches!(self.expect, Expect::Start | Expect::Number)
-            && !self.resuming
-            && self.takes_number(n)
-    }
-
-    /// `count` move lines `N. WHITE, BLACK` from number `first`, each as
-    /// [`Movetext::number`] and two [`Movetext::half_move`] take them, no
-    /// move ending the game: see [`Movetext::takes_pairs`].
-    #[inline]
-    pub fn pairs(&mut self, first: u32, count: u32) {
-        debug_assert!(count > 0 && self.takes_pairs(first));
-        self.number = first + count - 1;
-        self.expect = Expect::Number;
-        self.unknown_number = false;
-        self.has_moves = true;
-        self.last_move_ends = false;
-        self.awaiting_move = false;
-    }
-
     /// Would [`Movetext::half_move`] take a half-move without a fault?
     #[inline]
     pub fn takes_half_move(&self) -> bool {

@@ -299,7 +299,9 @@ impl<V: Visitor> Step<'_, '_, V> {
             return Ok(());
         }
         let depth = self.game.depth;
-        let skip = self.v.begin_variation(depth, label, h.src(), &mut self.st.cx);
+        let skip = self
+            .v
+            .begin_variation(depth, label, h.src(), &mut self.st.cx);
         self.place(h);
         if skip.0 {
             self.game.counts.variations_dropped += 1;

@@ -20,7 +20,13 @@ use unicode_normalization::UnicodeNormalization;
 /// its line.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Pending {
+    /// The half-move and its annotations; its action and check are its
+    /// own only when `parsed` (else they are made from its text on demand,
+    /// [`MoveRead::half_move`](super::MoveRead::half_move)).
     pub(super) mv: HalfMove,
+    pub(super) parsed: bool,
+    /// It gives mate.
+    pub(super) mate: bool,
     pub(super) traits: Traits,
     /// Where its text is in the input, when that text is what
     /// [`HalfMove::write_move`] writes (stream offsets), or would but for
@@ -28,10 +34,29 @@ pub(super) struct Pending {
     pub(super) text: Option<(u64, u64)>,
 }
 
+impl Default for Pending {
+    fn default() -> Pending {
+        let nowhere = crate::grammar::hex::Hex::from_index(0);
+        let action = crate::grammar::model::Action::ForcedPromotion {
+            at: nowhere,
+            piece: crate::grammar::model::Glyph::letter(b'D'),
+        };
+        Pending {
+            mv: HalfMove::new(0, Side::White, action, None),
+            parsed: true,
+            mate: false,
+            traits: Traits::default(),
+            text: None,
+        }
+    }
+}
+
 /// The half-moves being read.
 #[derive(Debug, Default)]
 pub(super) struct Moves {
-    pub(super) pending: Option<Pending>,
+    /// The half-move read last, while `held` (waiting for its annotations).
+    pub(super) pending: Pending,
+    pub(super) held: bool,
     pub numbers: VariationNumbers,
     /// NFKC of a word, and the input offset of each of its bytes.
     pub(super) fold: Vec<u8>,
@@ -97,7 +122,7 @@ impl<V: Visitor> Step<'_, '_, V> {
         // One lexer over the region, made anew where reading jumps (past a
         // word read otherwise, a tag line's fault, a blank it leaves).
         let (mut lx, mut base) = (Token::lexer(text), 0);
-        let mut i = 0;
+        let mut i;
         loop {
             let Some(tok) = lx.next() else {
                 // Blanks to the end.
@@ -121,7 +146,7 @@ impl<V: Visitor> Step<'_, '_, V> {
                     let rest = &text[start..];
                     // A blank the tokenizer leaves to `not_a_token` hands
                     // nothing on.
-                    if self.moves.pending.is_some() && blank_len(rest).is_none() {
+                    if self.moves.held && blank_len(rest).is_none() {
                         self.flush_pending(h);
                     }
                     self.not_a_token(h, rest, at)?
@@ -151,7 +176,7 @@ impl<V: Visitor> Step<'_, '_, V> {
     #[inline(always)]
     fn read_token(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) -> io::Result<Option<u64>> {
         // A half-move waits for what annotates it; anything else hands it on.
-        if self.moves.pending.is_some() && !tok.annotates() {
+        if self.moves.held && !tok.annotates() {
             self.flush_pending(h);
         }
         match tok {
@@ -176,20 +201,57 @@ impl<V: Visitor> Step<'_, '_, V> {
     }
 
     /// A move line read as the tokens it is made of, up to where reading
-    /// pauses or jumps.
+    /// pauses or jumps. On the main line, as long as each token is what
+    /// the line's place in the game expects, each is read by the same
+    /// functions as alone, without asking which it is.
     #[inline]
     fn move_line(&mut self, h: Held<'_>, s: Span<'_>) -> io::Result<Option<u64>> {
-        let mut read = Ok(None);
-        Token::move_line_parts(s.text, |tok, r| {
-            let part = Span {
-                text: &s.text[r.clone()],
-                at: s.at + r.start as u64,
-                map: None,
-            };
-            read = self.read_token(h, tok, part);
-            matches!(read, Ok(None)) && self.scan.mode == Mode::Tokens && !self.paused()
-        });
-        read
+        let line = s.text;
+        let part = |r: std::ops::Range<usize>| Span {
+            text: &line[r.clone()],
+            at: s.at + r.start as u64,
+            map: None,
+        };
+        let mut parts = Token::move_line_parts(line);
+        if self.in_main_line() {
+            self.flush_pending(h);
+            while let Some((tok, r)) = parts.peek() {
+                let t = part(r.clone());
+                match tok {
+                    Token::Number if self.movetext.takes_number(number_value(t.text)) => {
+                        self.move_number(h, tok, t);
+                    }
+                    Token::Word if self.movetext.takes_half_move() => {
+                        if self.movetext_word(h, t).is_some() {
+                            break;
+                        }
+                        if line.get(r.end) == Some(&b':') {
+                            self.annotation(h, Token::EndMarker, part(r.end..r.end + 1));
+                            parts.next();
+                        }
+                        self.flush_pending(h);
+                    }
+                    Token::Comma if self.movetext.black_due() => {}
+                    Token::LineEnd => {
+                        self.places.new_line(t.at + 1);
+                        return Ok(None);
+                    }
+                    _ => break,
+                }
+                self.game.movetext_line = self.places.line;
+                parts.next();
+                if !self.in_main_line() {
+                    break;
+                }
+            }
+        }
+        for (tok, r) in parts {
+            let jump = self.read_token(h, tok, part(r))?;
+            if jump.is_some() || self.scan.mode != Mode::Tokens || self.paused() {
+                return Ok(jump);
+            }
+        }
+        Ok(None)
     }
 
     /// In a game's main line, past its tags and not ended: where the
@@ -268,10 +330,7 @@ impl<V: Visitor> Step<'_, '_, V> {
                 map: Some((at, &map[start..])),
             };
             let rest = &fold[start..];
-            if self.moves.pending.is_some()
-                && !tok.is_ok_and(Token::annotates)
-                && blank_len(rest).is_none()
-            {
+            if self.moves.held && !tok.is_ok_and(Token::annotates) && blank_len(rest).is_none() {
                 self.flush_pending(h);
             }
             i = match tok {
@@ -415,7 +474,7 @@ impl<V: Visitor> Step<'_, '_, V> {
             // A variation after the end marker still belongs to the game.
             Token::VariationOpen => self.open_variation(h, s.at, None)?,
             Token::LabeledVariationOpen => self.labeled_variation(h, s)?,
-            _ if annotation && self.moves.pending.is_some() => self.annotation(h, tok, s),
+            _ if annotation && self.moves.held => self.annotation(h, tok, s),
             _ => {
                 if !self.game_at(h, Opens::Movetext, s.at)? {
                     return Ok(None);

@@ -2,7 +2,7 @@
 //! it answers ([`Skip`]), and what each call carries.
 
 use crate::diag::{Message, Pos};
-use crate::grammar::half_move::Traits;
+use crate::grammar::half_move::{Lexeme, Traits};
 use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::pass::{Context, Tag};
 use crate::pdtl::Pdtl;
@@ -147,28 +147,72 @@ pub struct TagRead<'a> {
     pub src: Source<'a>,
 }
 
-/// A half-move read, with what annotates it.
+/// A half-move read, with what annotates it. Its move is made on demand
+/// ([`MoveRead::half_move`]): a word in a common spelling is only checked
+/// to be one as it is read.
 pub struct MoveRead<'a> {
-    /// The move, its number and side, its annotations, where it is.
-    pub mv: &'a HalfMove,
-    /// What its text holds besides the move (a figurine, an alternative
-    /// letter, a Unicode separator, a rating, inside a variation).
-    pub traits: Traits,
+    pub(super) p: &'a super::tokens::Pending,
     /// Its variation depth (0: the main line).
     pub depth: u32,
-    /// Where its text is in the stream, when that text is what
-    /// [`HalfMove::write_move`] writes; with the end marker `:` right
-    /// after it when `mv.end` and the next byte is `:`.
-    pub text: Option<(u64, u64)>,
     /// The bytes held.
     pub src: Source<'a>,
 }
 
 impl MoveRead<'_> {
-    /// Its text as written canonically, if that is how it was read.
+    /// The half-move: its number and side, the move, its annotations,
+    /// where it is.
+    #[inline]
+    pub fn half_move(&self) -> HalfMove {
+        let mut mv = self.p.mv;
+        if !self.p.parsed {
+            let (from, to) = self
+                .p
+                .text
+                .expect("a word read plain is read where it stands");
+            let parsed = Lexeme::parsed(self.src.slice(from, to));
+            (mv.action, mv.check) = (parsed.action, parsed.check);
+        }
+        mv
+    }
+
+    /// Its move number.
+    #[inline(always)]
+    pub fn number(&self) -> u32 {
+        self.p.mv.number
+    }
+
+    /// Who moves.
+    #[inline(always)]
+    pub fn side(&self) -> Side {
+        self.p.mv.side
+    }
+
+    /// What its text holds besides the move (a figurine, an alternative
+    /// letter, a Unicode separator, a rating, inside a variation).
+    #[inline(always)]
+    pub fn traits(&self) -> Traits {
+        self.p.traits
+    }
+
+    /// Where its text is in the stream, when that text is what
+    /// [`HalfMove::write_move`] writes, or would but for a Unicode
+    /// separator.
+    #[inline(always)]
+    pub fn text_span(&self) -> Option<(u64, u64)> {
+        self.p.text
+    }
+
+    /// Its text, when [`MoveRead::text_span`] says where.
     #[inline]
     pub fn text(&self) -> Option<&[u8]> {
-        self.text.map(|(from, to)| self.src.slice(from, to))
+        self.p.text.map(|(from, to)| self.src.slice(from, to))
+    }
+
+    /// The half-move but its move and check mark, which may not be made
+    /// yet: its number, side, annotations and place.
+    #[inline(always)]
+    pub(crate) fn unmade(&self) -> &HalfMove {
+        &self.p.mv
     }
 }
 
@@ -215,9 +259,9 @@ pub struct GameEnd<'a> {
     /// before. Set it in [`Visitor::end_game`].
     pub left_out: bool,
     /// What of it left the buffer, kept, from its first byte.
-    pub(crate) kept: Option<&'a [u8]>,
-    pub(crate) places: &'a mut super::places::Places,
-    pub(crate) start_pos: Pos,
+    pub(super) kept: Option<&'a [u8]>,
+    pub(super) places: &'a mut super::places::Places,
+    pub(super) start_pos: Pos,
 }
 
 impl GameEnd<'_> {

@@ -206,24 +206,40 @@ impl CtlPgn {
             return false;
         }
         let (from, mut to) = text;
+        let before = |k: u64| src.byte(from.wrapping_sub(k));
         let start = match (mv.side, self.open_line) {
-            (Side::Black, Some(n)) if n == mv.number && from >= 2 => from - 2,
-            (Side::White, None) => {
-                let mut t = Text::default();
-                t.decimal(mv.number);
-                t.push(if mv.unknown_number && !self.moved { b'?' } else { b'.' });
-                t.push(b' ');
-                let n = t.as_bytes().len() as u64;
-                if from < n || !src.holds(from - n) || src.slice(from - n, from) != t.as_bytes() {
+            (Side::Black, Some(n)) if n == mv.number => {
+                if before(2) != Some(b',') || before(1) != Some(b' ') {
                     return false;
                 }
-                from - n
+                from - 2
+            }
+            (Side::White, None) => {
+                // `N. ` (or `N? ` for an unknown start), the number as
+                // written canonically, digit by digit from its last.
+                let mark = if mv.unknown_number && !self.moved {
+                    b'?'
+                } else {
+                    b'.'
+                };
+                if before(1) != Some(b' ') || before(2) != Some(mark) {
+                    return false;
+                }
+                let (mut n, mut k) = (mv.number, 3);
+                loop {
+                    if before(k) != Some(b'0' + (n % 10) as u8) {
+                        return false;
+                    }
+                    n /= 10;
+                    if n == 0 {
+                        break;
+                    }
+                    k += 1;
+                }
+                from - k
             }
             _ => return false,
         };
-        if mv.side == Side::Black && !(src.holds(start) && src.slice(start, from) == b", ") {
-            return false;
-        }
         if mv.end {
             if src.byte(to) != Some(b':') {
                 return false;

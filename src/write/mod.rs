@@ -177,11 +177,6 @@ impl Writer {
         }
     }
 
-    /// Does it write each variation as a game of its own?
-    pub fn splits(&self) -> bool {
-        self.split.is_some()
-    }
-
     pub fn begin(&mut self, line: u64) {
         self.line = line;
         self.layout.begin();
@@ -284,12 +279,6 @@ impl Writer {
             Some(s) if depth > 0 => s.comment(text),
             _ => self.layout.comment(text, depth, after_result),
         }
-    }
-
-    /// `--split-variations`: is the innermost line open a variation (else
-    /// `None`), and is its game rejected already ([`Split::faulted`])?
-    pub fn variation_faulted(&self) -> Option<bool> {
-        self.split.as_ref().and_then(Split::faulted)
     }
 
     /// `--split-variations`: an error read inside the innermost variation

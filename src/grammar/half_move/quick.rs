@@ -29,6 +29,77 @@ pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
     Window::on(b, i, |w| plain_move_in(w, 0))
 }
 
+/// What [`plain_move_in`] makes of a plain move: the move itself
+/// ([`Parsed`]), or only what a reader needs at once of a word it may copy
+/// as it stands ([`Plain`]), the rest made on demand.
+pub(crate) trait Made: Sized {
+    #[allow(clippy::too_many_arguments)]
+    fn made(
+        piece: Option<Glyph>,
+        from: Hex,
+        sep: Sep,
+        captured: Option<Glyph>,
+        to: Hex,
+        promotion: Option<Option<Glyph>>,
+        check: Option<Check>,
+        traits: Traits,
+    ) -> Self;
+}
+
+impl Made for Parsed {
+    #[inline(always)]
+    fn made(
+        piece: Option<Glyph>,
+        from: Hex,
+        sep: Sep,
+        captured: Option<Glyph>,
+        to: Hex,
+        promotion: Option<Option<Glyph>>,
+        check: Option<Check>,
+        traits: Traits,
+    ) -> Parsed {
+        let action = Action::Move {
+            piece,
+            from,
+            sep,
+            captured,
+            to,
+            promotion,
+        };
+        Parsed {
+            action,
+            check,
+            traits,
+        }
+    }
+}
+
+/// A plain move, known to be one: its traits, and whether it mates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plain {
+    pub traits: Traits,
+    pub mate: bool,
+}
+
+impl Made for Plain {
+    #[inline(always)]
+    fn made(
+        _: Option<Glyph>,
+        _: Hex,
+        _: Sep,
+        _: Option<Glyph>,
+        _: Hex,
+        _: Option<Option<Glyph>>,
+        check: Option<Check>,
+        traits: Traits,
+    ) -> Plain {
+        Plain {
+            traits,
+            mate: check == Some(Check::Mate),
+        }
+    }
+}
+
 /// 64 bytes of a text from some offset, zero past the text's end: what
 /// the quick readers read, so that they check no bounds (a plain move and
 /// the byte after it take at most 19 bytes, a move line at most 48).
@@ -73,7 +144,7 @@ impl<'a> Window<'a> {
 /// ([`Hex::plain_at`], [`Sep::at`], [`Check::at`]) in their canonical
 /// spellings.
 #[inline(always)]
-pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)> {
+pub(crate) fn plain_move_in<M: Made>(w: &Window<'_>, i: usize) -> Option<(M, usize)> {
     let at = |k: usize| w.byte(i + k);
     let mut traits = Traits::default();
     let mut j = 0;
@@ -131,22 +202,8 @@ pub(crate) fn plain_move_in(w: &Window<'_>, i: usize) -> Option<(Parsed, usize)>
     if check != Some(Check::Mate) && continues_word(at(j)) || i + j > w.len {
         return None;
     }
-    let action = Action::Move {
-        piece,
-        from,
-        sep,
-        captured,
-        to,
-        promotion,
-    };
-    Some((
-        Parsed {
-            action,
-            check,
-            traits,
-        },
-        j,
-    ))
+    let made = M::made(piece, from, sep, captured, to, promotion, check, traits);
+    Some((made, j))
 }
 
 /// A piece letter as the writer writes it: standard, and not the pawn's
