@@ -6,32 +6,8 @@
 mod support;
 
 use ctlpgn_filter::FilterBuilder;
-use std::path::{Path, PathBuf};
-use support::{cmd, run};
-
-/// Every `.ctl-pgn` file under `corpus/`, at any depth, sorted.
-fn corpus_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, files);
-            } else if path.extension().is_some_and(|e| e == "ctl-pgn") {
-                files.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("corpus")
-            .as_path(),
-        &mut files,
-    );
-    files.sort();
-    assert!(files.len() > 100, "the corpus is there");
-    files
-}
+use std::path::Path;
+use support::{cmd, corpus_files, run};
 
 /// Options set on a builder.
 type Options = fn(FilterBuilder) -> FilterBuilder;
