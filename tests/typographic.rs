@@ -64,6 +64,60 @@ fn typographic_output_leaves_comments_as_written() {
     assert!(out.contains("{ 3*4 ... }\n"), "{out}");
 }
 
+/// The default output as the typographic form spells it: in the moves,
+/// each capture sign `*` written `×`, and White's missing move `...`
+/// (before its comma; not a variation's depth dots) written `…`; tag
+/// lines, comments and the result `*` as they are.
+fn spelled_typographically(default: &[u8]) -> String {
+    let mut out = String::new();
+    let mut in_comment = false;
+    for line in std::str::from_utf8(default).unwrap().split_inclusive('\n') {
+        if !in_comment && (line.starts_with('[') || line.trim_end() == "*") {
+            out += line;
+            continue;
+        }
+        for part in line.split_inclusive(['{', '}']) {
+            if in_comment {
+                out += part;
+                in_comment = !part.ends_with('}');
+            } else {
+                let moves = part.strip_suffix('{').unwrap_or(part);
+                out += &moves.replace('*', "×").replace("...,", "…,");
+                in_comment = moves.len() < part.len();
+                if in_comment {
+                    out.push('{');
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn typographic_output_is_the_default_output_with_times_and_ellipses_on_every_corpus_file() {
+    for (name, options) in option_sets() {
+        let (mut times, mut ellipses) = (0, 0);
+        for path in corpus_files() {
+            let input = std::fs::read(&path).unwrap();
+            let default = filtered(options, false, &input);
+            let typographic = String::from_utf8(filtered(options, true, &input)).unwrap();
+            assert_eq!(
+                typographic,
+                spelled_typographically(&default),
+                "{}, {name}",
+                path.display()
+            );
+            times += typographic.matches('×').count();
+            ellipses += typographic.matches('…').count();
+        }
+        // The corpus has both under every option set: the test has teeth.
+        assert!(
+            times > 100 && ellipses > 10,
+            "{name}: {times} ×, {ellipses} …"
+        );
+    }
+}
+
 #[test]
 fn typographic_output_read_again_gives_the_default_output_on_every_corpus_file() {
     for path in corpus_files() {
