@@ -86,6 +86,28 @@ def test_filter_file_releases_the_gil_while_it_reads(tmp_path):
     assert out.split() == ["100"]
 
 
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("call", ["ctlpgn.filter_file(PIPE)[2].games_written",
+                                  "len(list(ctlpgn.read_games(PIPE)))"])
+def test_opening_a_named_pipe_releases_the_gil_until_its_writer_comes(tmp_path, call):
+    pipe = tmp_path / "games.ctl-pgn"
+    os.mkfifo(pipe)
+    out = run_child(f"""
+        import threading
+
+        PIPE = {str(pipe)!r}
+
+        def write():
+            with open(PIPE, "wb") as f:
+                f.write(GOOD * 10)
+
+        # The writer comes once the call waits in its open, for a writer.
+        threading.Timer(0.2, write).start()
+        print({call})
+    """)
+    assert out.split() == ["10"]
+
 def ticks_amid(call):
     """The times another Python thread ran in the middle half of call(),
     and how long the call took."""
