@@ -172,3 +172,33 @@ fn a_join_points_at_the_game_that_starts_on_the_line() {
         .unwrap();
     assert!(seen.contains(&(2, 11, JOINED.to_string())), "{seen:?}");
 }
+
+/// A game that ends inside a word of full-width characters (its result
+/// `３－０`, read folded as `3-0`), and the next game glued to it in that
+/// word, as it would be read alone: an ASCII move with a full-width hex.
+fn joined_inside_a_full_width_word() -> (Vec<u8>, Vec<u8>) {
+    let first = "[Variant \"C'escacs\"]\n1. E7-E13 ３－０";
+    let second = "F8-Ｆ１２:\n";
+    (first.into(), second.into())
+}
+
+#[test]
+fn a_game_that_starts_inside_a_full_width_word_is_read_as_it_is_alone() {
+    let (first, second) = joined_inside_a_full_width_word();
+    let alone = filter(&second);
+    assert_eq!(alone.2.games_rejected, 1, "{:?}", alone.1);
+    let (out, messages, report) = filter(&[first.clone(), second].concat());
+    assert_eq!(out, filter(&first).0);
+    assert_eq!((report.games_read, report.games_rejected), (2, 1));
+    assert!(messages.contains(&alone.1[0]), "{messages:?}");
+}
+
+#[test]
+fn a_game_that_starts_inside_a_full_width_word_reads_the_same_in_jobs_chunks() {
+    let (first, second) = joined_inside_a_full_width_word();
+    let input = [first, second].concat();
+    let whole = filter(&input);
+    for chunk in 1..=input.len() {
+        assert_eq!(in_chunks(&input, chunk), whole, "chunks of {chunk}");
+    }
+}
