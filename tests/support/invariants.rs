@@ -21,9 +21,10 @@
 //! battery target `fuzz/fuzz_targets/filter.rs` checks the rest, slowly.
 
 use ctlpgn_filter::{run_parallel_into, Context, Diagnostic, FilterBuilder, Pass, Report, Sinks};
+use unicode_normalization::UnicodeNormalization;
 
 #[path = "../../fuzz/fuzz_targets/soup.rs"]
-mod soup;
+pub mod soup;
 
 /// The chunk sizes `--jobs 2` is tried at on `data`: one byte, where every
 /// place is a chunk's edge and nearly every game is read again on the
@@ -75,15 +76,23 @@ fn two_threads(data: &[u8], chunk: usize) -> Run {
 }
 
 /// How many bytes the blank space before the first game takes: blanks,
-/// line ends, no-break spaces and byte order marks.
-fn leading_blanks(data: &[u8]) -> usize {
+/// line ends, byte order marks, and the characters NFKC folds to spaces
+/// (no-break, ideographic, em and narrow spaces), which the reader folds as
+/// it folds full-width text.
+pub fn leading_blanks(data: &[u8]) -> usize {
     let mut i = 0;
     loop {
-        i += match &data[i..] {
+        let rest = &data[i..];
+        i += match rest {
             [b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C, ..] => 1,
-            [0xC2, 0xA0, ..] => 2,
             [0xEF, 0xBB, 0xBF, ..] => 3,
-            _ => return i,
+            _ => match rest[..rest.len().min(4)].utf8_chunks().next() {
+                Some(c) => match c.valid().chars().next() {
+                    Some(c) if std::iter::once(c).nfkc().all(|f| f == ' ') => c.len_utf8(),
+                    _ => return i,
+                },
+                None => return i,
+            },
         };
     }
 }
