@@ -73,10 +73,13 @@ if (mode === "games") {
     console.log([`${name}#${i + 1}`, shown(d), shown(t), final].join("\t"));
   }
 } else if (mode === "case") {
-  const lines = readFileSync(reference, "utf8").split("\n");
-  const verdict = lines[2];
-  const halfMoves = Number(lines[3].replace("half-moves: ", ""));
-  const final = (lines[4] ?? "").replace("final: ", "");
+  // The answer starts at its verdict line, after the rule and the lines it
+  // stands on (spec, practice, note).
+  const all = readFileSync(reference, "utf8").split("\n");
+  const lines = all.slice(all.findIndex((l) => l === "coherent" || l === "error"));
+  const verdict = lines[0];
+  const halfMoves = Number(lines[1].replace("half-moves: ", ""));
+  const final = (lines[2] ?? "").replace("final: ", "");
   const judge = (games) => {
     if (games.length === 0) return ["-", "nothing to feed"];
     const r = read(games[0]);

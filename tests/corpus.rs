@@ -1,6 +1,8 @@
 //! One snapshot per corpus file: the canonical output, then every
 //! diagnostic as the CLI prints it, then the counts.
 
+mod support;
+
 use ctlpgn_filter::{Filter, FilterBuilder};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -197,13 +199,7 @@ fn real_games_come_out_as_their_author_expects() {
 /// in both modes.
 #[test]
 fn corpus_output_is_a_fixed_point() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let files = std::fs::read_dir(&corpus)
-        .unwrap()
-        .chain(std::fs::read_dir(corpus.join("errors")).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ctl-pgn"));
-    for path in files {
+    for path in support::corpus_files() {
         assert_output_is_a_fixed_point(&path);
     }
 }

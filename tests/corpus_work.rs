@@ -352,15 +352,8 @@ fn dedup_result_writes_a_copy_that_ends_with_another_result_and_dedup_does_not()
 /// time with another layout, marks and comments, so that every game has
 /// a copy that is the same game, and some copies differ in result.
 fn mixed_input() -> Vec<u8> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("corpus"))
-        .unwrap()
-        .chain(std::fs::read_dir(root().join("corpus/errors")).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ctl-pgn"))
-        .collect();
-    files.sort();
     let mut input = Vec::new();
-    for f in &files {
+    for f in &support::corpus_files() {
         let bytes = std::fs::read(f).unwrap();
         if bytes.contains(&0) {
             continue; // binary: cut refuses it

@@ -2,9 +2,11 @@
 //! what a real renderer (resvg) draws from it, pixel by pixel.
 
 use ctlpgn_filter::{
-    Diagram, DiagramOptions, FilterBuilder, Hex, Marks, Pdtl, Position, Side, Verify,
+    Diagram, DiagramOptions, FilterBuilder, Hex, Marks, Pdtl, PieceStyle, Position, Side, Verify,
+    FIGURINES,
 };
 use resvg::{tiny_skia, usvg};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
 /// The spec's continuation example ("Exception: continuation of games").
@@ -12,6 +14,13 @@ const SPEC_CONTINUATION: &str = "/28:v/27:1k/26:1jg/25:r1nr/24:pejep/23:pp2pp/22
 
 fn hex(s: &str) -> Hex {
     Hex::parse(s.as_bytes()).unwrap()
+}
+
+/// `h` as the notation writes it (`G1`).
+fn name(h: Hex) -> String {
+    let mut text = Vec::new();
+    h.write_to(&mut text);
+    String::from_utf8(text).unwrap()
 }
 
 fn options(view: Side) -> DiagramOptions {
@@ -125,17 +134,55 @@ fn disc_edge(d: &Diagram, h: Hex) -> (f64, f64) {
     (x - 11.0 * unit, y)
 }
 
+/// The class of `h`'s colour: its cross-line's, the line mod 3 (the
+/// spec: White's vertex F0 black, White's king's hex G1 white, the midline
+/// and the central hex F14 coloured).
+fn colour_class(h: Hex) -> &'static str {
+    match h.line() % 3 {
+        0 => "black",
+        1 => "white",
+        _ => "coloured",
+    }
+}
+
+/// `svg` without its pieces: the board, the marks and the side to move.
+fn without_pieces(svg: &str) -> String {
+    svg.split_inclusive('\n')
+        .filter(|l| !l.starts_with("<g class=\"white\"") && !l.starts_with("<g class=\"black\""))
+        .collect()
+}
+
+/// The colour drawn by the edge of `h`'s disc in `position`, once that
+/// pixel is shown to lie on `h`: without the pieces it is `h`'s own fill,
+/// so a disc's white is never the white background off the board.
+fn disc_colour(d: &Diagram, position: &Position, h: Hex) -> String {
+    let svg = d.svg(position, &Marks::default());
+    let at = disc_edge(d, h);
+    let board = render(&without_pieces(&svg));
+    assert_eq!(
+        colour(&board, at),
+        fill_of(&svg, colour_class(h)),
+        "{}: the pixel is not on its hex",
+        name(h)
+    );
+    colour(&render(&svg), at)
+}
+
 #[test]
 fn a_white_king_disc_stands_on_its_hex() {
     let d = Diagram::new(DiagramOptions::default());
-    let p = render(&d.svg(&Position::initial(), &Marks::default()));
-    assert_eq!(colour(&p, disc_edge(&d, hex("G1"))), "#ffffff");
-    assert_eq!(colour(&p, disc_edge(&d, hex("G27"))), "#000000");
+    assert_eq!(disc_colour(&d, &Position::initial(), hex("G1")), "#ffffff");
+    assert_eq!(disc_colour(&d, &Position::initial(), hex("G27")), "#000000");
     // An empty hex has no disc: its own colour shows.
     let empty = Position::from_pdtl(&Pdtl::parse("/27:1k/1:1K/ w -- - 0 1").unwrap());
-    let q = render(&d.svg(&empty, &Marks::default()));
-    assert_eq!(colour(&q, disc_edge(&d, hex("G1"))), "#ffffff");
-    assert_ne!(colour(&q, disc_edge(&d, hex("E1"))), "#ffffff");
+    assert_eq!(disc_colour(&d, &empty, hex("G1")), "#ffffff");
+    let svg = d.svg(&empty, &Marks::default());
+    assert_eq!(disc_colour(&d, &empty, hex("E1")), fill_of(&svg, "white"));
+    assert_ne!(
+        fill_of(&svg, "white"),
+        "#ffffff",
+        "a white disc shows on a white hex"
+    );
 }
 
 #[test]
@@ -180,7 +227,6 @@ fn the_six_corners_are_where_the_geometry_puts_them() {
 fn the_board_turns_for_blacks_view() {
     let white = Diagram::new(options(Side::White));
     let black = Diagram::new(options(Side::Black));
-    let p = render(&black.svg(&Position::initial(), &Marks::default()));
     let (wx, wy) = white.pixel_of(hex("G1"));
     let (bx, by) = black.pixel_of(hex("G1"));
     let height = f64::from(white.height());
@@ -190,8 +236,9 @@ fn the_board_turns_for_blacks_view() {
     );
     assert!(wx > bx, "G1 right of the middle, then left");
     // White's king is drawn where Black's view puts it, Black's below.
-    assert_eq!(colour(&p, disc_edge(&black, hex("G1"))), "#ffffff");
-    assert_eq!(colour(&p, disc_edge(&black, hex("G27"))), "#000000");
+    let initial = Position::initial();
+    assert_eq!(disc_colour(&black, &initial, hex("G1")), "#ffffff");
+    assert_eq!(disc_colour(&black, &initial, hex("G27")), "#000000");
     assert!(black.pixel_of(hex("G27")).1 > height / 2.0);
 }
 
@@ -216,6 +263,246 @@ fn a_marked_move_tints_its_two_hexes_and_no_other() {
         colour(&plain, d.pixel_of(hex("F14"))),
         colour(&marked, d.pixel_of(hex("F14")))
     );
+}
+
+// ───────────────────────── the SVG text ─────────────────────────
+
+/// Where the spec's geometry puts `h`'s centre, in the SVG's units (a hex's
+/// side is 20, y downward): F14 at the origin, the columns one and a half
+/// sides apart from White's left, the cross-lines half a hex height apart
+/// upward; turned half round for Black's view.
+fn spec_centre(h: Hex, view: Side) -> (f64, f64) {
+    let x = (h.column_index() as f64 - 7.0) * 30.0;
+    let y = (14.0 - f64::from(h.line())) * 10.0 * 3f64.sqrt();
+    match view {
+        Side::White => (x, y),
+        Side::Black => (-x, -y),
+    }
+}
+
+/// The hex that `(x, y)`, in the SVG's units, lies in: the one whose
+/// centre is nearest, and inside its inscribed circle.
+fn hex_at((x, y): (f64, f64), view: Side) -> Hex {
+    let (h, far) = (0..Hex::COUNT)
+        .map(Hex::from_index)
+        .map(|h| {
+            let (cx, cy) = spec_centre(h, view);
+            (h, (cx - x).hypot(cy - y))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap();
+    assert!(far < 10.0 * 3f64.sqrt(), "({x}, {y}) is on no hex");
+    h
+}
+
+/// The number in the attribute `name` of `element` (its text after the tag's name).
+fn attribute(element: &str, name: &str) -> f64 {
+    let element = format!(" {element}");
+    let at = element.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+    let value = &element[at..];
+    value[..value.find('"').unwrap()].parse().unwrap()
+}
+
+/// The `d` of the path of `class`.
+fn path_of<'a>(svg: &'a str, class: &str) -> &'a str {
+    let path = &svg[svg.find(&format!("<path class=\"{class}\"")).unwrap()..];
+    let d = &path[path.find(" d=\"").unwrap() + 4..];
+    &d[..d.find('"').unwrap()]
+}
+
+/// The centre of each outline (`M...Z`) of a path's `d`: its corners' mean.
+fn outline_centres(d: &str) -> Vec<(f64, f64)> {
+    d.split('M')
+        .filter(|o| !o.is_empty())
+        .map(|o| {
+            let corners: Vec<(f64, f64)> = o
+                .trim_end_matches('Z')
+                .split('L')
+                .map(|p| {
+                    let (x, y) = p.split_once(' ').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect();
+            assert_eq!(corners.len(), 6, "a hexagon: {o}");
+            let n = corners.len() as f64;
+            let (x, y) = corners
+                .iter()
+                .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+            (x / n, y / n)
+        })
+        .collect()
+}
+
+/// What `side`'s group of `svg` draws: the hex and text of each glyph,
+/// and the hex of each disc.
+fn drawn(svg: &str, side: Side, view: Side) -> (BTreeSet<(String, String)>, BTreeSet<String>) {
+    let class = if side == Side::White {
+        "white"
+    } else {
+        "black"
+    };
+    let group = svg
+        .lines()
+        .find(|l| l.starts_with(&format!("<g class=\"{class}\"")))
+        .unwrap_or_default();
+    let glyphs = group
+        .split("<text ")
+        .skip(1)
+        .map(|t| {
+            let at = (attribute(t, "x"), attribute(t, "y"));
+            let text = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+            (name(hex_at(at, view)), text.to_string())
+        })
+        .collect();
+    let discs = group
+        .split("<circle ")
+        .skip(1)
+        .map(|c| name(hex_at((attribute(c, "cx"), attribute(c, "cy")), view)))
+        .collect();
+    (glyphs, discs)
+}
+
+/// `position`'s pieces of `side`: each hex, and the glyph `glyph` gives.
+fn pieces_of(
+    position: &Position,
+    side: Side,
+    glyph: impl Fn(u8, Side) -> String,
+) -> BTreeSet<(String, String)> {
+    position
+        .pieces()
+        .filter(|(_, p)| p.side == side)
+        .map(|(h, p)| (name(h), glyph(p.glyph.letter, side)))
+        .collect()
+}
+
+/// A piece's letter, upper case for White, lower case for Black.
+fn letter(letter: u8, side: Side) -> String {
+    let c = letter as char;
+    match side {
+        Side::White => c.to_ascii_uppercase().to_string(),
+        Side::Black => c.to_ascii_lowercase().to_string(),
+    }
+}
+
+/// A piece's figurine, the side's own (the spec's table).
+fn figurine(letter: u8, side: Side) -> String {
+    let (white, black, _) = FIGURINES.iter().find(|f| f.2 == letter).unwrap();
+    match side {
+        Side::White => white.to_string(),
+        Side::Black => black.to_string(),
+    }
+}
+
+/// The initial position and the real game's final one, in both views.
+fn positions_and_views() -> Vec<(Position, Side)> {
+    let real = final_of(&std::fs::read("corpus/real-2023-09-08.ctl-pgn").unwrap()).0;
+    let mut all = Vec::new();
+    for view in [Side::White, Side::Black] {
+        all.push((Position::initial(), view));
+        all.push((real.clone(), view));
+    }
+    all
+}
+
+#[test]
+fn the_board_has_169_hexes_each_coloured_by_its_cross_line() {
+    for view in [Side::White, Side::Black] {
+        let svg = Diagram::new(options(view)).svg(&Position::initial(), &Marks::default());
+        let mut hexes = BTreeMap::new();
+        for class in ["white", "black", "coloured"] {
+            for centre in outline_centres(path_of(&svg, class)) {
+                let h = hex_at(centre, view);
+                assert_eq!(class, colour_class(h), "{}, {view:?}'s view", name(h));
+                assert!(
+                    hexes.insert(name(h), class).is_none(),
+                    "{} drawn twice",
+                    name(h)
+                );
+            }
+        }
+        assert_eq!(hexes.len(), 169, "{view:?}'s view");
+        let count = |class| hexes.values().filter(|c| **c == class).count();
+        // As counted on a hexagon of eight hexes a side, line by line.
+        assert_eq!(
+            (count("black"), count("white"), count("coloured")),
+            (57, 57, 55)
+        );
+    }
+}
+
+#[test]
+fn each_piece_is_drawn_on_its_hex_its_letter_in_a_disc() {
+    for (position, view) in positions_and_views() {
+        let svg = Diagram::new(options(view)).svg(&position, &Marks::default());
+        for side in [Side::White, Side::Black] {
+            let expected = pieces_of(&position, side, letter);
+            assert!(expected.len() >= 5, "{side:?}: {expected:?}");
+            let (glyphs, discs) = drawn(&svg, side, view);
+            assert_eq!(glyphs, expected, "{side:?}'s letters, {view:?}'s view");
+            let hexes: BTreeSet<String> = expected.iter().map(|(h, _)| h.clone()).collect();
+            assert_eq!(discs, hexes, "{side:?}'s discs, {view:?}'s view");
+        }
+    }
+}
+
+#[test]
+fn figurines_draw_each_piece_as_its_sides_figurine_on_its_hex_without_a_disc() {
+    for (position, view) in positions_and_views() {
+        let d = Diagram::new(DiagramOptions {
+            pieces: PieceStyle::Figurines,
+            ..options(view)
+        });
+        let svg = d.svg(&position, &Marks::default());
+        for side in [Side::White, Side::Black] {
+            let (glyphs, discs) = drawn(&svg, side, view);
+            assert_eq!(glyphs, pieces_of(&position, side, figurine), "{side:?}");
+            assert!(discs.is_empty(), "{side:?}: {discs:?}");
+        }
+    }
+}
+
+/// The rings of `svg` round a king in check: the hex of each.
+fn check_rings(svg: &str, view: Side) -> Vec<Hex> {
+    svg.split("<circle ")
+        .skip(1)
+        .filter(|c| c.contains("r=\"17\""))
+        .map(|c| hex_at((attribute(c, "cx"), attribute(c, "cy")), view))
+        .collect()
+}
+
+/// The real game of 2020-07-20 to its 16th move, Black's check:
+/// `16. NE3-C7, DB10-D10+`.
+fn checked() -> (Position, Marks) {
+    let game = std::fs::read_to_string("corpus/real-2020-07-20.ctl-pgn").unwrap();
+    let end = game.find("DB10-D10+").unwrap() + "DB10-D10+".len();
+    final_of(format!("{}:\n*\n", &game[..end]).as_bytes())
+}
+
+#[test]
+fn a_check_rings_the_king_of_the_side_to_move_in_red() {
+    let (position, marks) = checked();
+    assert!(marks.check, "the last move gives check");
+    assert_eq!(position.turn(), Side::White);
+    let king = position
+        .pieces()
+        .find(|(_, p)| p.side == Side::White && p.glyph.letter == b'K')
+        .unwrap()
+        .0;
+    for view in [Side::White, Side::Black] {
+        let d = Diagram::new(options(view));
+        let svg = d.svg(&position, &marks);
+        assert_eq!(check_rings(&svg, view), [king], "{view:?}'s view");
+        let plain = d.svg(&position, &Marks::default());
+        assert_eq!(check_rings(&plain, view), []);
+        // Between the king's disc (radius 14) and the ring's edge (17).
+        let (x, y) = d.pixel_of(king);
+        let rim = (x - 15.5 * f64::from(d.options().size) / 524.0, y);
+        assert_eq!(colour(&render(&svg), rim), "#e0301e");
+        assert_eq!(
+            colour(&render(&plain), rim),
+            fill_of(&svg, colour_class(king))
+        );
+    }
 }
 
 // ───────────────────────── the command line ─────────────────────────
@@ -345,4 +632,34 @@ fn diagram_writes_one_board_to_standard_output() {
     });
     let position = Position::from_pdtl(&Pdtl::parse(pdtl).unwrap());
     assert_eq!(out, d.svg(&position, &Marks::default()));
+}
+
+#[test]
+fn figurines_on_the_command_line_draw_figurines() {
+    let pdtl = "/27:1k/1:1K/ w -- - 0 1";
+    let (ok, out, err) = support::run(&["--diagram", pdtl, "--figurines"], "");
+    assert!(ok, "{err}");
+    let d = Diagram::new(DiagramOptions {
+        pieces: PieceStyle::Figurines,
+        ..DiagramOptions::default()
+    });
+    let position = Position::from_pdtl(&Pdtl::parse(pdtl).unwrap());
+    assert_eq!(out, d.svg(&position, &Marks::default()));
+    assert_eq!(
+        drawn(&out, Side::White, Side::White).0,
+        BTreeSet::from([("G1".to_string(), "♔".to_string())])
+    );
+}
+
+#[test]
+fn a_game_that_ends_in_check_has_its_king_ringed_in_its_diagram() {
+    let game = std::fs::read_to_string("corpus/real-2020-07-20.ctl-pgn").unwrap();
+    let end = game.find("DB10-D10+").unwrap() + "DB10-D10+".len();
+    let (code, err, files) = diagrams(&["--check"], &format!("{}:\n*\n", &game[..end]));
+    assert_eq!(code, Some(0), "{err}");
+    let (position, marks) = checked();
+    let d = Diagram::new(DiagramOptions::default());
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].1, d.svg(&position, &marks));
+    assert_eq!(check_rings(&files[0].1, Side::White).len(), 1);
 }

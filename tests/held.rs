@@ -1,30 +1,10 @@
 //! A game's output is held until its verdict, in memory up to a bound and
 //! in a temporary file past it: where it is held changes no byte written.
 
-use ctlpgn_filter::{Context, FilterBuilder, Flow, Format, Interest, Pass};
-use std::path::{Path, PathBuf};
+mod support;
 
-/// Every corpus file, errors included.
-fn corpus_files() -> Vec<PathBuf> {
-    fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                collect(&path, files);
-            } else if path.extension().is_some_and(|e| e == "ctl-pgn") {
-                files.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    collect(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"),
-        &mut files,
-    );
-    files.sort();
-    assert!(files.len() > 50, "the corpus is missing");
-    files
-}
+use ctlpgn_filter::{Context, FilterBuilder, Flow, Format, Interest, Pass};
+use support::corpus_files;
 
 /// Comments and variations kept, in `format`, variations split or not.
 fn keeping(format: Format, split: bool) -> FilterBuilder {

@@ -172,3 +172,37 @@ fn a_join_points_at_the_game_that_starts_on_the_line() {
         .unwrap();
     assert!(seen.contains(&(2, 11, JOINED.to_string())), "{seen:?}");
 }
+
+/// A game that ends inside a word of full-width characters (its result
+/// `３－０`, or a mate, read folded), and the next game glued to it in that
+/// word, as it would be read alone: an ASCII move with a full-width hex.
+fn joined_inside_a_full_width_word() -> Vec<(Vec<u8>, Vec<u8>)> {
+    let second = "F8-Ｆ１２:\n";
+    ["[Variant \"C'escacs\"]\n1. E7-E13 ３－０", "１．DF12*JF2#"]
+        .into_iter()
+        .map(|first| (first.into(), second.into()))
+        .collect()
+}
+
+#[test]
+fn a_game_that_starts_inside_a_full_width_word_is_read_as_it_is_alone() {
+    for (first, second) in joined_inside_a_full_width_word() {
+        let alone = filter(&second);
+        assert_eq!(alone.2.games_rejected, 1, "{:?}", alone.1);
+        let (out, messages, report) = filter(&[first.clone(), second].concat());
+        assert_eq!(out, filter(&first).0);
+        assert_eq!((report.games_read, report.games_rejected), (2, 1));
+        assert!(messages.contains(&alone.1[0]), "{messages:?}");
+    }
+}
+
+#[test]
+fn a_game_that_starts_inside_a_full_width_word_reads_the_same_in_jobs_chunks() {
+    for (first, second) in joined_inside_a_full_width_word() {
+        let input = [first, second].concat();
+        let whole = filter(&input);
+        for chunk in 1..=input.len() {
+            assert_eq!(in_chunks(&input, chunk), whole, "chunks of {chunk}");
+        }
+    }
+}

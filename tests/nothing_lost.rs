@@ -4,7 +4,10 @@
 //! as read; `--jobs` changes nothing. And the comment rule it rests on: a
 //! comment is everything from `{` to the next `}`.
 
+mod support;
+
 use ctlpgn_filter::{run_parallel, Context, Diagnostic, Filter, FilterBuilder, Pass, Report};
+use support::corpus_files;
 
 /// What a run made of an input.
 #[derive(Debug, PartialEq)]
@@ -277,16 +280,6 @@ fn a_comment_never_closed_with_no_game_inside_runs_to_the_end() {
 }
 
 // ───────────────────────────── --jobs ─────────────────────────────
-
-/// The corpus files, and the broken ones of `corpus/errors/`.
-fn corpus_files() -> impl Iterator<Item = std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    std::fs::read_dir(&dir)
-        .unwrap()
-        .chain(std::fs::read_dir(dir.join("errors")).unwrap())
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ctl-pgn"))
-}
 
 fn parallel(input: &[u8], chunk: usize) -> Run {
     let (mut out, mut rejects, mut errors) = (Vec::new(), Vec::new(), Vec::new());

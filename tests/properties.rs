@@ -14,11 +14,12 @@
 //! The filter checks syntax, not the rules of play, so the moves are random
 //! but well formed, and only on hexes that exist.
 
+mod support;
+
 use ctlpgn_filter::{run_parallel, Diagnostic, Filter, FilterBuilder, Pass, Report};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::OnceLock;
 
 // ───────────────────────────── running the filter ─────────────────────────────
@@ -1743,26 +1744,12 @@ fn token_soup(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<u8>> {
 
 /// Files of `corpus/` (and its subfolders), read at test time.
 fn corpus() -> &'static [(String, Vec<u8>)] {
-    fn collect(dir: &Path, files: &mut Vec<(String, Vec<u8>)>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                collect(&path, files);
-            } else if path.extension().is_some_and(|e| e == "ctl-pgn") {
-                files.push((path.display().to_string(), std::fs::read(&path).unwrap()));
-            }
-        }
-    }
     static FILES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     FILES.get_or_init(|| {
-        let mut files = Vec::new();
-        collect(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"),
-            &mut files,
-        );
-        files.sort();
-        assert!(!files.is_empty(), "corpus/ holds no .ctl-pgn file");
-        files
+        support::corpus_files()
+            .into_iter()
+            .map(|path| (path.display().to_string(), std::fs::read(&path).unwrap()))
+            .collect()
     })
 }
 

@@ -195,3 +195,24 @@ fn escapes_in_a_tag_value_are_written_as_read() {
         }
     }
 }
+
+#[test]
+fn spaces_that_fold_to_a_blank_before_the_first_game_belong_to_no_game() {
+    let game = "1. E13xF16:\n*\n";
+    // No-break, narrow no-break, em and ideographic spaces: NFKC folds
+    // each to a space, as it folds full-width text.
+    for space in ["\u{A0}", "\u{202F}", "\u{2003}", "\u{3000}"] {
+        let input = format!("{space}\n{space}{game}");
+        let mut rejects = Vec::new();
+        let report = Filter::default()
+            .run_with_rejects(
+                input.as_bytes(),
+                &mut Vec::new(),
+                Some(&mut rejects),
+                &mut |_| {},
+            )
+            .unwrap();
+        assert_eq!(report.games_rejected, 1, "{space:?}");
+        assert_eq!(rejects, game.as_bytes(), "{space:?}");
+    }
+}

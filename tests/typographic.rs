@@ -6,32 +6,8 @@
 mod support;
 
 use ctlpgn_filter::FilterBuilder;
-use std::path::{Path, PathBuf};
-use support::{cmd, run};
-
-/// Every `.ctl-pgn` file under `corpus/`, at any depth, sorted.
-fn corpus_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, files);
-            } else if path.extension().is_some_and(|e| e == "ctl-pgn") {
-                files.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("corpus")
-            .as_path(),
-        &mut files,
-    );
-    files.sort();
-    assert!(files.len() > 100, "the corpus is there");
-    files
-}
+use std::path::Path;
+use support::{cmd, corpus_files, run};
 
 /// Options set on a builder.
 type Options = fn(FilterBuilder) -> FilterBuilder;
@@ -86,6 +62,60 @@ fn typographic_output_leaves_comments_as_written() {
     );
     assert!(ok, "{err}");
     assert!(out.contains("{ 3*4 ... }\n"), "{out}");
+}
+
+/// The default output as the typographic form spells it: in the moves,
+/// each capture sign `*` written `×`, and White's missing move `...`
+/// (before its comma; not a variation's depth dots) written `…`; tag
+/// lines, comments and the result `*` as they are.
+fn spelled_typographically(default: &[u8]) -> String {
+    let mut out = String::new();
+    let mut in_comment = false;
+    for line in std::str::from_utf8(default).unwrap().split_inclusive('\n') {
+        if !in_comment && (line.starts_with('[') || line.trim_end() == "*") {
+            out += line;
+            continue;
+        }
+        for part in line.split_inclusive(['{', '}']) {
+            if in_comment {
+                out += part;
+                in_comment = !part.ends_with('}');
+            } else {
+                let moves = part.strip_suffix('{').unwrap_or(part);
+                out += &moves.replace('*', "×").replace("...,", "…,");
+                in_comment = moves.len() < part.len();
+                if in_comment {
+                    out.push('{');
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn typographic_output_is_the_default_output_with_times_and_ellipses_on_every_corpus_file() {
+    for (name, options) in option_sets() {
+        let (mut times, mut ellipses) = (0, 0);
+        for path in corpus_files() {
+            let input = std::fs::read(&path).unwrap();
+            let default = filtered(options, false, &input);
+            let typographic = String::from_utf8(filtered(options, true, &input)).unwrap();
+            assert_eq!(
+                typographic,
+                spelled_typographically(&default),
+                "{}, {name}",
+                path.display()
+            );
+            times += typographic.matches('×').count();
+            ellipses += typographic.matches('…').count();
+        }
+        // The corpus has both under every option set: the test has teeth.
+        assert!(
+            times > 100 && ellipses > 10,
+            "{name}: {times} ×, {ellipses} …"
+        );
+    }
 }
 
 #[test]

@@ -1,11 +1,18 @@
 //! The reading API: a visitor of your own sees each game's items, in
 //! order, as the canonical output writes them.
+//!
+//! The tests read what a visitor sees through one helper, [`log`] (and
+//! its [`Log`]): a change of the `Visitor` API changes that helper only.
 
 use ctlpgn_filter::{
-    read_games, Diagnostic, Filter, GameRead, HalfMove, Interest, Outcome, Pdtl, Variation, Visitor,
+    read_games, Diagnostic, Filter, GameRead, HalfMove, Interest, Outcome, Pdtl, Report, Variation,
+    Visitor,
 };
 
-/// Everything a visitor is handed, one line an item.
+/// Everything a visitor is handed, one line an item: `begin`, `tag N=V`,
+/// `setup PDTL`, `move DEPTH NUMBER MOVE`, `comment TEXT`, `variation (`
+/// (`variation ( $[N]` labelled), `variation )`, `end RESULT line N`
+/// (` rejected`), `diagnostic SEVERITY LINE:COLUMN MESSAGE`.
 #[derive(Default)]
 struct Log {
     wants: Interest,
@@ -46,8 +53,9 @@ impl Visitor for Log {
     }
     fn variation(&mut self, edge: Variation) {
         let edge = match edge {
-            Variation::Open { .. } => "(",
-            Variation::Close => ")",
+            Variation::Open { label: None } => "(".to_string(),
+            Variation::Open { label: Some(n) } => format!("( $[{n}]"),
+            Variation::Close => ")".to_string(),
         };
         self.items.push(format!("variation {edge}"));
     }
@@ -58,16 +66,73 @@ impl Visitor for Log {
             .push(format!("end {result} line {}{rejected}", game.line));
     }
     fn diagnostic(&mut self, d: &Diagnostic) {
-        self.items
-            .push(format!("diagnostic {}:{} {}", d.line, d.column, d.message));
+        let severity = format!("{:?}", d.severity).to_lowercase();
+        self.items.push(format!(
+            "diagnostic {severity} {}:{} {}",
+            d.line, d.column, d.message
+        ));
     }
 }
 
+/// What a visitor sees of `input`, one line an item (see [`Log`]), and
+/// the counts of the run.
+fn seen(input: &[u8], wants: Interest) -> (Vec<String>, Report) {
+    let (log, report) = read_games(input, Log::wanting(wants)).unwrap();
+    (log.items, report)
+}
+
 fn log(input: &str, wants: Interest) -> Vec<String> {
-    read_games(input.as_bytes(), Log::wanting(wants))
-        .unwrap()
-        .0
-        .items
+    seen(input.as_bytes(), wants).0
+}
+
+/// The half-moves of `items` at `depth`, as written, without their numbers.
+fn moves_at(items: &[String], depth: u32) -> Vec<&str> {
+    let prefix = format!("move {depth} ");
+    items
+        .iter()
+        .filter_map(|i| i.strip_prefix(&prefix))
+        .map(|i| i.split_once(' ').unwrap().1)
+        .collect()
+}
+
+/// Each game's main line, as a visitor sees it: its half-moves at depth 0.
+fn main_lines(items: &[String]) -> Vec<Vec<&str>> {
+    let mut games: Vec<Vec<&str>> = Vec::new();
+    for item in items {
+        if item == "begin" {
+            games.push(Vec::new());
+        } else if let Some(mv) = item.strip_prefix("move 0 ") {
+            games
+                .last_mut()
+                .unwrap()
+                .push(mv.split_once(' ').unwrap().1);
+        }
+    }
+    games
+}
+
+/// Each game's main line in canonical output: the half-moves of its move
+/// lines (`N. WHITE, BLACK`, `...` for a missing one, `:` after the last).
+fn written_main_lines(output: &str) -> Vec<Vec<&str>> {
+    let mut games: Vec<Vec<&str>> = Vec::new();
+    for line in output.lines() {
+        if line.starts_with("[Variant ") {
+            games.push(Vec::new());
+        }
+        let Some((number, moves)) = line.split_once(". ") else {
+            continue;
+        };
+        if number.bytes().all(|b| b.is_ascii_digit()) {
+            let game = games.last_mut().unwrap();
+            game.extend(
+                moves
+                    .split(", ")
+                    .filter(|m| *m != "...")
+                    .map(|m| m.trim_end_matches(':')),
+            );
+        }
+    }
+    games
 }
 
 const GAME: &str = "[Variant \"C'escacs\"]\n";
@@ -129,29 +194,139 @@ fn a_game_with_an_error_ends_rejected_and_its_diagnostics_follow() {
     let items = log(&input, Interest::NONE);
     let end = items.iter().position(|i| i.starts_with("end")).unwrap();
     assert!(items[end].ends_with("rejected"), "{items:?}");
-    assert!(items[end + 1].starts_with("diagnostic 2:"), "{items:?}");
+    assert!(
+        items[end + 1].starts_with("diagnostic error 2:"),
+        "{items:?}"
+    );
     assert_eq!(items.last().unwrap(), "end * line 4");
 }
 
+/// The seven real games, and the reviewed output of each.
+const REAL_GAMES: [&str; 7] = [
+    "2020-07-20",
+    "2022-08-14.1",
+    "2022-08-14.2",
+    "2023-09-08",
+    "2023-09-11",
+    "2023-09-17",
+    "2023-09-18",
+];
+
 #[test]
 fn the_moves_read_are_those_the_filter_writes_on_the_real_games() {
-    for file in std::fs::read_dir("corpus").unwrap() {
-        let path = file.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.starts_with("real-") || path.is_dir() {
-            continue;
-        }
-        let input = std::fs::read(&path).unwrap();
-        let (out, _, report) = Filter::default().filter_bytes(&input);
-        let (log, read) = read_games(&input[..], Log::default()).unwrap();
-        assert_eq!(read, report, "{name}");
-        let written = String::from_utf8(out).unwrap();
-        // Each move read, in order, where the output has it.
-        let mut rest = written.as_str();
-        for item in log.items.iter().filter(|i| i.starts_with("move 0")) {
-            let word = item.rsplit(' ').next().unwrap();
-            let at = rest.find(word).unwrap_or_else(|| panic!("{name}: {word}"));
-            rest = &rest[at + word.len()..];
-        }
+    let mut half_moves = Vec::new();
+    for game in REAL_GAMES {
+        let input = std::fs::read(format!("corpus/real-{game}.ctl-pgn")).unwrap();
+        let expected =
+            std::fs::read_to_string(format!("tests/real-games-expected/real-{game}.ctl-pgn"))
+                .unwrap();
+        let (items, read) = seen(&input, Interest::NONE);
+        assert_eq!(read, Filter::default().filter_bytes(&input).2, "{game}");
+        // Each half-move whole, in order, as the reviewed output has it.
+        let lines = main_lines(&items);
+        assert_eq!(lines, written_main_lines(&expected), "{game}");
+        assert_eq!(lines.len(), 1, "{game}: one game");
+        half_moves.push(lines[0].len());
     }
+    assert_eq!(half_moves, [69, 100, 69, 86, 113, 122, 133]);
+}
+
+#[test]
+fn fan_figurines_under_redefine_fan_come_as_the_standard_letters() {
+    let input = format!(
+        "{GAME}[Redefine \"FAN\"]\n1. E7-E13, E21-E15\n2. ☖E5-E11, 🩓G25-L17\n\
+         3. ♗F6×♞C15, ♝F24×♗C15\n4. B22-B24=♕+, ♛E27×♕B24\n5. ♔G1-H2:\n*\n"
+    );
+    let items = log(&input, Interest::NONE);
+    assert_eq!(
+        moves_at(&items, 0),
+        [
+            "E7-E13",
+            "E21-E15",
+            "EE5-E11",
+            "GG25-L17",
+            "JF6*NC15",
+            "JF24*JC15",
+            "B22-B24=D+",
+            "DE27*DB24",
+            "KG1-H2"
+        ]
+    );
+    // The Redefine tag is undone, and the game has nothing wrong.
+    assert_eq!(items[1..3], ["tag Variant=C'escacs", "move 0 1 E7-E13"]);
+    assert_eq!(items.last().unwrap(), "end * line 1");
+}
+
+#[test]
+fn variations_nested_two_and_three_deep_come_at_their_depths_between_their_edges() {
+    let input = format!(
+        "{GAME}1. E7-E13, E21-E15\n(1. ..., D22-D16 2. D6-D12 (2. G7-G13, I23-I19 \
+         (2. ..., C23-C17 3. H6-H12 (3. I5-I9))) 2. ..., C23-C17)\n2. F8-F12:\n*\n"
+    );
+    let items = log(&input, Interest::VARIATIONS);
+    let moves_and_edges: Vec<&str> = items
+        .iter()
+        .map(String::as_str)
+        .filter(|i| i.starts_with("move") || i.starts_with("variation"))
+        .collect();
+    assert_eq!(
+        moves_and_edges,
+        [
+            "move 0 1 E7-E13",
+            "move 0 1 E21-E15",
+            "variation (",
+            "move 1 1 D22-D16",
+            "move 1 2 D6-D12",
+            "variation (",
+            "move 2 2 G7-G13",
+            "move 2 2 I23-I19",
+            "variation (",
+            "move 3 2 C23-C17",
+            "move 3 3 H6-H12",
+            "variation (",
+            "move 4 3 I5-I9",
+            "variation )",
+            "variation )",
+            "variation )",
+            "move 1 2 C23-C17",
+            "variation )",
+            "move 0 2 F8-F12",
+        ]
+    );
+}
+
+#[test]
+fn a_variations_label_comes_with_its_opening() {
+    let input = format!(
+        "{GAME}1. E7-E13, E21-E15\n($[1] 1. ..., F20-F16)\n($[2] 1. ..., D22-D16)\n\
+         2. F8-F12\n(2. G7-G13):\n*\n"
+    );
+    let items = log(&input, Interest::VARIATIONS);
+    let opened: Vec<&str> = items
+        .iter()
+        .map(String::as_str)
+        .filter(|i| i.starts_with("variation ("))
+        .collect();
+    assert_eq!(
+        opened,
+        ["variation ( $[1]", "variation ( $[2]", "variation ("]
+    );
+    assert_eq!(moves_at(&items, 1), ["F20-F16", "D22-D16", "G7-G13"]);
+}
+
+#[test]
+fn a_written_game_with_a_warning_ends_not_rejected_and_its_warning_follows() {
+    // Figurines without [Redefine "FAN"]: read as their letters, with a warning.
+    let input = format!("{GAME}1. ♗F6-C15, ♝F24-C17:\n*\n");
+    let items = log(&input, Interest::NONE);
+    assert_eq!(moves_at(&items, 0), ["JF6-C15", "JF24-C17"]);
+    assert_eq!(
+        items[items.len() - 2..],
+        [
+            "end * line 1",
+            "diagnostic warning 2:4 FAN figurine in a game without [Redefine \"FAN\"]: read as its letter"
+        ]
+    );
+    let (_, _, report) = Filter::default().filter_bytes(input.as_bytes());
+    assert_eq!((report.games_written, report.games_rejected), (1, 0));
 }

@@ -43,8 +43,13 @@ use ctlpgn_filter::{
 };
 use libfuzzer_sys::fuzz_target;
 
-mod soup;
-use soup::grammar_soup;
+// The grammar soup, and the blank space before the first game, as the
+// fast target states them.
+#[allow(dead_code)]
+#[path = "../../tests/support/invariants.rs"]
+mod invariants;
+use invariants::leading_blanks;
+use invariants::soup::grammar_soup;
 use std::io::Read;
 
 /// Changes nothing, and takes every item.
@@ -196,21 +201,6 @@ fn whole_games_of(part: &[u8], games: &[&[u8]]) -> bool {
         }
     }
     at[part.len()]
-}
-
-/// How many bytes the blank space before the first game takes: blanks,
-/// line ends, no-break spaces and byte order marks.
-fn leading_blanks(data: &[u8]) -> usize {
-    let mut i = 0;
-    loop {
-        let rest = &data[i..];
-        i += match rest {
-            [b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C, ..] => 1,
-            [0xC2, 0xA0, ..] => 2,
-            [0xEF, 0xBB, 0xBF, ..] => 3,
-            _ => return i,
-        };
-    }
 }
 
 fn run(builder: FilterBuilder, data: &[u8]) -> Run {

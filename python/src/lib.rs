@@ -431,9 +431,16 @@ fn filter_file(
 ) -> PyResult<PyObject> {
     let o = Options::from_kwargs("filter_file", options)?;
     let name = path.display().to_string();
-    let file = File::open(&path).map_err(|e| os_error(py, &name, &e))?;
+    // An open may wait (a named pipe, for the other end): other Python
+    // threads run meanwhile, that other end perhaps among them.
+    let file = py
+        .allow_threads(|| File::open(&path))
+        .map_err(|e| os_error(py, &name, &e))?;
     let mut sink = match &out {
-        Some(p) => Some(File::create(p).map_err(|e| os_error(py, &p.display().to_string(), &e))?),
+        Some(p) => Some(
+            py.allow_threads(|| File::create(p))
+                .map_err(|e| os_error(py, &p.display().to_string(), &e))?,
+        ),
         None => None,
     };
     let run = py.allow_threads(|| {
@@ -621,7 +628,10 @@ fn open_source(
     }
     if let Ok(path) = source.extract::<std::path::PathBuf>() {
         let name = path.display().to_string();
-        let file = File::open(&path).map_err(|e| os_error(py, &name, &e))?;
+        // As in filter_file: the open may wait for another Python thread.
+        let file = py
+            .allow_threads(|| File::open(&path))
+            .map_err(|e| os_error(py, &name, &e))?;
         return Ok((name, Box::new(io::BufReader::with_capacity(1 << 16, file))));
     }
     if let Ok(b) = source.extract::<Vec<u8>>() {

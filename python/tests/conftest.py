@@ -12,6 +12,17 @@ CORPUS = ROOT / "corpus"
 REAL_GAMES = sorted(CORPUS.glob("real-*.ctl-pgn"))
 
 
+def corpus_files():
+    """Every .ctl-pgn file under corpus/, at any depth, sorted: its top,
+    errors/, split/, real-world/ and any folder added later. Each folder
+    that holds games today must still hold some, so that one moved fails
+    the tests instead of quietly leaving them."""
+    files = sorted(CORPUS.rglob("*.ctl-pgn"))
+    for folder in ("", "errors", "split", "real-world/html", "real-world/html-history"):
+        assert any(f.parent == CORPUS / folder for f in files), f"no .ctl-pgn file in corpus/{folder}"
+    return files
+
+
 def cli_binary():
     """The ctlpgn-filter binary: $CTLPGN_FILTER, else the repository's
     release or debug build."""

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import ctlpgn
-from conftest import CORPUS, REAL_GAMES, ROOT
+from conftest import CORPUS, REAL_GAMES, ROOT, corpus_files
 
 GOOD = b"[Variant \"C'escacs\"]\n[White \"Ada\"]\n[Black \"Bo\"]\n1. E7-E13, E21-E15\n2. F8-F12:\n*\n"
 BAD = b"[Variant \"C'escacs\"]\n[White \"Cy\"]\n1. E13xF16:\n*\n"
@@ -23,7 +23,7 @@ def test_the_real_games_read_into_objects_whose_tags_and_moves_equal_the_cli_out
 
 
 def test_the_written_games_of_every_corpus_file_equal_the_cli_output(cli):
-    for path in sorted(CORPUS.glob("*.ctl-pgn")) + sorted((CORPUS / "errors").glob("*.ctl-pgn")):
+    for path in corpus_files():
         _, out, err = cli("--format", "ndjson", path)
         if "skipped: a binary file" in err:
             continue
@@ -74,7 +74,7 @@ def test_a_bad_game_is_yielded_with_its_diagnostics():
 
 
 def test_diagnostics_are_the_cli_diagnostics_of_each_game(cli):
-    for path in sorted((CORPUS / "errors").glob("*.ctl-pgn")):
+    for path in corpus_files():
         _, _, err = cli("--all-diagnostics", "-o", "/dev/null", path)
         if "skipped: a binary file" in err:
             continue  # read_games reads it (see the guide); the command skips it
@@ -201,29 +201,6 @@ def test_two_threads_read_two_files_at_once(tmp_path):
         t.join()
     assert results[one] == [(False, 3)] * 5000
     assert results[two] == [(True, 0)] * 5000
-
-
-def test_the_wait_for_the_next_game_releases_the_gil():
-    # The reading thread calls this file's read(), Python code, which needs
-    # the GIL while the iterator waits for the game: held, neither would
-    # ever go on.
-    class Slow(io.RawIOBase):
-        def __init__(self, data):
-            self.data = io.BytesIO(data)
-
-        def readable(self):
-            return True
-
-        def read(self, n=-1):
-            threading.Event().wait(0.001)
-            return self.data.read(min(n, 100))
-
-    result = []
-    reading = threading.Thread(
-        target=lambda: result.extend(ctlpgn.read_games(Slow(GOOD * 50))), daemon=True)
-    reading.start()
-    reading.join(timeout=60)
-    assert not reading.is_alive() and len(result) == 50
 
 
 LARGE = r"""

@@ -4,7 +4,7 @@ file of the corpus, the fuzz findings among them, and hostile inputs."""
 import random
 
 import ctlpgn
-from conftest import CORPUS
+from conftest import CORPUS, corpus_files
 
 
 def hostile_inputs():
@@ -28,7 +28,7 @@ def hostile_inputs():
 
 
 def inputs():
-    for path in sorted(CORPUS.glob("*.ctl-pgn")) + sorted((CORPUS / "errors").glob("*")):
+    for path in corpus_files():
         yield path.read_bytes()
     yield from hostile_inputs()
 

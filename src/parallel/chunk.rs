@@ -106,7 +106,10 @@ impl<R: Read> Chunker<R> {
         let cut = 'search: loop {
             if self.filled >= self.size {
                 let mut from = searched.max(self.size).saturating_sub(CANDIDATE.len());
-                while let Some(i) = memchr::memmem::find(&self.buf[from..self.filled], CANDIDATE) {
+                // A candidate past the bound is not taken: no search there
+                // (else each tiny chunk searches all the buffer holds).
+                let end = self.filled.min(bound - 1 + CANDIDATE.len());
+                while let Some(i) = memchr::memmem::find(&self.buf[from.min(end)..end], CANDIDATE) {
                     let line = from + i + 1;
                     if line > bound {
                         break;

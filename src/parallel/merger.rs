@@ -338,9 +338,14 @@ impl<R: Read> Store<R> {
     }
 
     /// Forgets the chunks below `floor`, and what the workers make of them.
+    /// From the front, not by a walk over all: a reading again calls this
+    /// for each chunk it fetches, and keeps thousands of tiny ones.
     pub(super) fn drop_below(&mut self, floor: usize) {
         self.mailbox.drop_below(floor);
-        self.chunks.retain(|&i, _| i >= floor);
-        self.inline.retain(|&i, _| i >= floor);
+        for kept in [&mut self.chunks, &mut self.inline] {
+            while kept.first_key_value().is_some_and(|(&i, _)| i < floor) {
+                kept.pop_first();
+            }
+        }
     }
 }

@@ -333,6 +333,17 @@ impl<V: Visitor> Step<'_, '_, V> {
             if self.moves.held && !tok.is_ok_and(Token::annotates) && blank_len(rest).is_none() {
                 self.flush_pending(h);
             }
+            // A game that would start inside the word is read from its
+            // first byte as a reader resumed there reads it (`--jobs`):
+            // the rest of the word unfolded, folded again from there. (Once
+            // the move before is handed on: a mate ends its game then.)
+            if s.at > at && self.game.depth == 0 {
+                let opens = Opens::of_first_token(rest).map(|(_, o)| o);
+                if opens.is_some_and(|o| self.standing().starts(o)) {
+                    next = s.at;
+                    break;
+                }
+            }
             i = match tok {
                 Ok(tok) => {
                     self.token(h, tok, s)?;

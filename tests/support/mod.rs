@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test file takes what it needs
 
 use assert_cmd::Command;
+use std::path::{Path, PathBuf};
 
 pub mod child;
 
@@ -34,4 +35,44 @@ pub fn run(args: &[&str], input: &str) -> (bool, String, String) {
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
     )
+}
+
+/// The folders of `corpus/` that hold games today: each must still hold
+/// some, so that a folder moved or renamed fails the tests instead of
+/// quietly leaving them.
+const CORPUS_FOLDERS: [&str; 5] = [
+    "",
+    "errors",
+    "split",
+    "real-world/html",
+    "real-world/html-history",
+];
+
+/// Every `.ctl-pgn` file under `corpus/`, at any depth, sorted: the files
+/// at its top, `errors/`, `split/`, `real-world/` and any folder added
+/// later. The one list of the corpus that every test walking it reads.
+pub fn corpus_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if path.extension().is_some_and(|e| e == "ctl-pgn") {
+                files.push(path);
+            }
+        }
+    }
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut files = Vec::new();
+    walk(&corpus, &mut files);
+    files.sort();
+    for folder in CORPUS_FOLDERS {
+        let dir = corpus.join(folder);
+        assert!(
+            files.iter().any(|f| f.parent() == Some(dir.as_path())),
+            "no .ctl-pgn file in {}",
+            dir.display()
+        );
+    }
+    files
 }
