@@ -21,8 +21,6 @@
 //! - a compressed input cut short (gzip, zstd or xz, cut anywhere) reads as
 //!   the text decoded before the cut, a file ending there, but for the game
 //!   cut short, which is rejected; on one thread as on two in small chunks;
-//! - the span path changes nothing: the reader with its quick readers off
-//!   (every token through the tokenizer) gives the same run;
 //! - with games left out (`--dedup`, `--tag`, `--plies`, `--reaches`,
 //!   `--stop-after`, alone and together): every game read is written,
 //!   rejected or left out; the rejects and the duplicates hold only whole
@@ -534,12 +532,6 @@ fn check(data: &[u8]) {
         assert_eq!(
             taking_all, one,
             "a pass that takes everything changed the run"
-        );
-
-        let tokenized = run(builder().spans(false), data);
-        assert_eq!(
-            tokenized, one,
-            "the span path and the tokenizer read otherwise"
         );
 
         for chunk in [1, 1 + data.len() / 3] {
