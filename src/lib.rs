@@ -74,4 +74,4 @@ pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 pub use read::Sinks;
 pub use report::{CutShort, LeftOutCounts, Origin, Report};
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};
-pub use visitor::{read_games, GameRead, Visitor};
+pub use visitor::read_games;

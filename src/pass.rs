@@ -307,6 +307,12 @@ impl Context {
         }
     }
 
+    /// The game's diagnostics so far, in the order they were made: its
+    /// first error last, if it has one (none is made after it).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
     /// Has an error been reported for this game?
     #[inline]
     pub fn has_error(&self) -> bool {

@@ -4,85 +4,99 @@
 //! The tests read what a visitor sees through one helper, [`log`] (and
 //! its [`Log`]): a change of the `Visitor` API changes that helper only.
 
-use ctlpgn_filter::{
-    read_games, Diagnostic, Filter, GameRead, HalfMove, Interest, Outcome, Pdtl, Report, Variation,
-    Visitor,
-};
+use ctlpgn_filter::read::{GameEnd, MoveRead, Skip, Source, TagRead, Visitor};
+use ctlpgn_filter::{read_games, Context, Filter, Pdtl};
 
 /// Everything a visitor is handed, one line an item: `begin`, `tag N=V`,
-/// `setup PDTL`, `move DEPTH NUMBER MOVE`, `comment TEXT`, `variation (`
-/// (`variation ( $[N]` labelled), `variation )`, `end RESULT line N`
-/// (` rejected`), `diagnostic SEVERITY LINE:COLUMN MESSAGE`.
+/// `setup PDTL`, `move DEPTH NUMBER MOVE` (in standard letters), `comment
+/// TEXT`, `variation (` (`variation ( $[N]` labelled), `variation )`, `end
+/// RESULT line N` (` rejected`), then the game's diagnostics,
+/// `diagnostic SEVERITY LINE:COLUMN MESSAGE`.
 #[derive(Default)]
 struct Log {
-    wants: Interest,
+    comments: bool,
+    variations: bool,
+    comment: String,
     items: Vec<String>,
 }
 
-impl Log {
-    fn wanting(wants: Interest) -> Log {
-        Log {
-            wants,
-            items: Vec::new(),
+impl Visitor for Log {
+    type Output = ();
+
+    fn begin_game(&mut self, _cx: &mut Context) {
+        self.items.push("begin".into());
+    }
+    fn tag(&mut self, t: &TagRead<'_>, _cx: &mut Context) {
+        self.items
+            .push(format!("tag {}={}", t.tag.name, t.tag.value));
+    }
+    fn setup(&mut self, pdtl: &mut Pdtl, _src: Source<'_>, _cx: &mut Context) {
+        self.items.push(format!("setup {pdtl}"));
+    }
+    fn half_move(&mut self, m: &MoveRead<'_>, cx: &mut Context) {
+        let mut text = Vec::new();
+        m.standard(cx).write_move(&mut text);
+        let text = String::from_utf8(text).unwrap();
+        self.items
+            .push(format!("move {} {} {text}", m.depth, m.number()));
+    }
+    fn begin_comment(&mut self, _: u32, _: bool, _: Source<'_>, _: &mut Context) -> Skip {
+        self.comment.clear();
+        Skip(!self.comments)
+    }
+    fn comment(&mut self, text: &[u8], _cx: &mut Context) {
+        self.comment.push_str(&String::from_utf8_lossy(text));
+    }
+    fn end_comment(&mut self, _cx: &mut Context) {
+        self.items.push(format!("comment {}", self.comment.trim()));
+    }
+    fn begin_variation(
+        &mut self,
+        _depth: u32,
+        label: Option<u32>,
+        _: Source<'_>,
+        _: &mut Context,
+    ) -> Skip {
+        if self.variations {
+            self.items.push(match label {
+                None => "variation (".to_string(),
+                Some(n) => format!("variation ( $[{n}]"),
+            });
+        }
+        Skip(!self.variations)
+    }
+    fn end_variation(&mut self, _depth: u32, _cx: &mut Context) {
+        self.items.push("variation )".into());
+    }
+    fn end_game(&mut self, end: &mut GameEnd<'_>, cx: &mut Context) {
+        let rejected = if cx.has_error() { " rejected" } else { "" };
+        let line = end.start_line_column().0;
+        self.items
+            .push(format!("end {} line {line}{rejected}", end.result.as_str()));
+        for d in cx.diagnostics() {
+            let severity = format!("{:?}", d.severity).to_lowercase();
+            self.items.push(format!(
+                "diagnostic {severity} {}:{} {}",
+                d.line, d.column, d.message
+            ));
         }
     }
 }
 
-impl Visitor for Log {
-    fn wants(&self) -> Interest {
-        self.wants
-    }
-    fn begin_game(&mut self) {
-        self.items.push("begin".into());
-    }
-    fn tag(&mut self, name: &str, value: &str) {
-        self.items.push(format!("tag {name}={value}"));
-    }
-    fn setup(&mut self, pdtl: &Pdtl) {
-        self.items.push(format!("setup {pdtl}"));
-    }
-    fn half_move(&mut self, mv: &HalfMove, depth: u32) {
-        let mut text = Vec::new();
-        mv.write_move(&mut text);
-        let text = String::from_utf8(text).unwrap();
-        self.items
-            .push(format!("move {depth} {} {text}", mv.number));
-    }
-    fn comment(&mut self, text: &str) {
-        self.items.push(format!("comment {}", text.trim()));
-    }
-    fn variation(&mut self, edge: Variation) {
-        let edge = match edge {
-            Variation::Open { label: None } => "(".to_string(),
-            Variation::Open { label: Some(n) } => format!("( $[{n}]"),
-            Variation::Close => ")".to_string(),
-        };
-        self.items.push(format!("variation {edge}"));
-    }
-    fn end_game(&mut self, game: &GameRead) {
-        let result = game.result.map_or("none", Outcome::as_str);
-        let rejected = if game.rejected { " rejected" } else { "" };
-        self.items
-            .push(format!("end {result} line {}{rejected}", game.line));
-    }
-    fn diagnostic(&mut self, d: &Diagnostic) {
-        let severity = format!("{:?}", d.severity).to_lowercase();
-        self.items.push(format!(
-            "diagnostic {severity} {}:{} {}",
-            d.line, d.column, d.message
-        ));
-    }
+/// What a visitor sees of `input`, one line an item (see [`Log`]), kept
+/// comments and variations when asked for, and how many games it read.
+fn seen(input: &[u8], comments: bool, variations: bool) -> (Vec<String>, usize) {
+    let log = Log {
+        comments,
+        variations,
+        ..Log::default()
+    };
+    let (log, games) = read_games(input, log).unwrap();
+    (log.items, games.len())
 }
 
-/// What a visitor sees of `input`, one line an item (see [`Log`]), and
-/// the counts of the run.
-fn seen(input: &[u8], wants: Interest) -> (Vec<String>, Report) {
-    let (log, report) = read_games(input, Log::wanting(wants)).unwrap();
-    (log.items, report)
-}
-
-fn log(input: &str, wants: Interest) -> Vec<String> {
-    seen(input.as_bytes(), wants).0
+fn log(input: &str) -> Vec<String> {
+    seen(input.as_bytes(), false, false).0
 }
 
 /// The half-moves of `items` at `depth`, as written, without their numbers.
@@ -138,15 +152,16 @@ fn written_main_lines(output: &str) -> Vec<Vec<&str>> {
 const GAME: &str = "[Variant \"C'escacs\"]\n";
 
 #[test]
-fn items_come_in_input_order_as_the_output_writes_them() {
+fn items_come_in_input_order_and_moves_in_standard_letters_as_the_output_writes_them() {
     let input = format!(
         "{GAME}[Redefine \"A@J\"]\n[Event \"E\"]\n1. AF2-D8 ?!, E21‐E15\n2. E13×F16:\n3-0\n"
     );
     assert_eq!(
-        log(&input, Interest::NONE),
+        log(&input),
         [
             "begin",
             "tag Variant=C'escacs",
+            "tag Redefine=A@J",
             "tag Event=E",
             "move 0 1 JF2-D8",
             "move 0 1 E21-E15",
@@ -159,12 +174,12 @@ fn items_come_in_input_order_as_the_output_writes_them() {
 #[test]
 fn comments_and_variations_are_skipped_unless_wanted() {
     let input = format!("{GAME}1. E7-E13 {{ a note }} (1. F8-F12) 1. ..., E21-E15:\n*\n");
-    let plain = log(&input, Interest::NONE);
+    let plain = log(&input);
     assert!(plain
         .iter()
         .all(|i| !i.starts_with("comment") && !i.starts_with("variation")));
     assert!(plain.iter().all(|i| !i.contains("F8-F12")), "{plain:?}");
-    let all = log(&input, Interest::COMMENTS | Interest::VARIATIONS);
+    let all = seen(input.as_bytes(), true, true).0;
     let middle: Vec<_> = all.iter().map(String::as_str).skip(3).take(4).collect();
     assert_eq!(
         middle,
@@ -180,7 +195,7 @@ fn comments_and_variations_are_skipped_unless_wanted() {
 #[test]
 fn the_pdtl_comes_as_the_setup() {
     let input = format!("{GAME}[PDTL \"/27:1K/1:Dk/ w - - 0 1\"]\n1. DE1-E3:\n*\n");
-    let items = log(&input, Interest::NONE);
+    let items = log(&input);
     assert!(items[2].starts_with("setup /27:1K/"), "{items:?}");
     assert!(
         items.iter().all(|i| !i.starts_with("tag PDTL")),
@@ -191,7 +206,7 @@ fn the_pdtl_comes_as_the_setup() {
 #[test]
 fn a_game_with_an_error_ends_rejected_and_its_diagnostics_follow() {
     let input = format!("{GAME}1. E7-E13 2. Q9-Q10:\n*\n{GAME}1. E7-E13:\n*\n");
-    let items = log(&input, Interest::NONE);
+    let items = log(&input);
     let end = items.iter().position(|i| i.starts_with("end")).unwrap();
     assert!(items[end].ends_with("rejected"), "{items:?}");
     assert!(
@@ -220,8 +235,10 @@ fn the_moves_read_are_those_the_filter_writes_on_the_real_games() {
         let expected =
             std::fs::read_to_string(format!("tests/real-games-expected/real-{game}.ctl-pgn"))
                 .unwrap();
-        let (items, read) = seen(&input, Interest::NONE);
-        assert_eq!(read, Filter::default().filter_bytes(&input).2, "{game}");
+        let (items, read) = seen(&input, false, false);
+        let report = Filter::default().filter_bytes(&input).2;
+        assert_eq!(read as u64, report.games_read, "{game}");
+        assert!(items.iter().all(|i| !i.ends_with("rejected")), "{game}");
         // Each half-move whole, in order, as the reviewed output has it.
         let lines = main_lines(&items);
         assert_eq!(lines, written_main_lines(&expected), "{game}");
@@ -237,7 +254,7 @@ fn fan_figurines_under_redefine_fan_come_as_the_standard_letters() {
         "{GAME}[Redefine \"FAN\"]\n1. E7-E13, E21-E15\n2. ☖E5-E11, 🩓G25-L17\n\
          3. ♗F6×♞C15, ♝F24×♗C15\n4. B22-B24=♕+, ♛E27×♕B24\n5. ♔G1-H2:\n*\n"
     );
-    let items = log(&input, Interest::NONE);
+    let items = log(&input);
     assert_eq!(
         moves_at(&items, 0),
         [
@@ -252,8 +269,7 @@ fn fan_figurines_under_redefine_fan_come_as_the_standard_letters() {
             "KG1-H2"
         ]
     );
-    // The Redefine tag is undone, and the game has nothing wrong.
-    assert_eq!(items[1..3], ["tag Variant=C'escacs", "move 0 1 E7-E13"]);
+    // The game has nothing wrong.
     assert_eq!(items.last().unwrap(), "end * line 1");
 }
 
@@ -263,7 +279,7 @@ fn variations_nested_two_and_three_deep_come_at_their_depths_between_their_edges
         "{GAME}1. E7-E13, E21-E15\n(1. ..., D22-D16 2. D6-D12 (2. G7-G13, I23-I19 \
          (2. ..., C23-C17 3. H6-H12 (3. I5-I9))) 2. ..., C23-C17)\n2. F8-F12:\n*\n"
     );
-    let items = log(&input, Interest::VARIATIONS);
+    let items = seen(input.as_bytes(), false, true).0;
     let moves_and_edges: Vec<&str> = items
         .iter()
         .map(String::as_str)
@@ -301,7 +317,7 @@ fn a_variations_label_comes_with_its_opening() {
         "{GAME}1. E7-E13, E21-E15\n($[1] 1. ..., F20-F16)\n($[2] 1. ..., D22-D16)\n\
          2. F8-F12\n(2. G7-G13):\n*\n"
     );
-    let items = log(&input, Interest::VARIATIONS);
+    let items = seen(input.as_bytes(), false, true).0;
     let opened: Vec<&str> = items
         .iter()
         .map(String::as_str)
@@ -316,15 +332,14 @@ fn a_variations_label_comes_with_its_opening() {
 
 #[test]
 fn a_written_game_with_a_warning_ends_not_rejected_and_its_warning_follows() {
-    // Figurines without [Redefine "FAN"]: read as their letters, with a warning.
-    let input = format!("{GAME}1. ♗F6-C15, ♝F24-C17:\n*\n");
-    let items = log(&input, Interest::NONE);
-    assert_eq!(moves_at(&items, 0), ["JF6-C15", "JF24-C17"]);
+    // A last move without its end marker: written, with a warning.
+    let input = format!("{GAME}1. E7-E13, E21-E15\n*\n");
+    let items = log(&input);
     assert_eq!(
         items[items.len() - 2..],
         [
             "end * line 1",
-            "diagnostic warning 2:4 FAN figurine in a game without [Redefine \"FAN\"]: read as its letter"
+            "diagnostic warning 2:12 the last move has no end marker (: or #)"
         ]
     );
     let (_, _, report) = Filter::default().filter_bytes(input.as_bytes());

@@ -208,6 +208,22 @@ impl MoveRead<'_> {
         self.p.text.map(|(from, to)| self.src.slice(from, to))
     }
 
+    /// The half-move in standard letters, separators in ASCII, as the
+    /// filter writes it: the game's `Redefine` letters (`cx.redefine`)
+    /// undone where they can be (one that cannot stays as written: the
+    /// filter rejects its game), figurines as their letters, `×` and
+    /// Unicode dashes as `*` and `-`.
+    pub fn standard(&self, cx: &Context) -> HalfMove {
+        let mut mv = self.half_move();
+        for g in mv.glyphs_mut() {
+            if g.fan.take().is_none() {
+                g.letter = cx.redefine.resolve(g.letter).unwrap_or(g.letter);
+            }
+        }
+        mv.action.respell_ascii();
+        mv
+    }
+
     /// The half-move but its move and check mark, which may not be made
     /// yet: its number, side, annotations and place.
     #[inline(always)]
