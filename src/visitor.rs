@@ -107,8 +107,11 @@ pub trait Visitor: Send + 'static {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct GameRead {
-    /// Its result line, when it has one.
-    pub result: Option<Outcome>,
+    /// The result it is written with, as its result line and ndjson's
+    /// `result` say: the result read, else the winner of a `#` move, else
+    /// the `Result` tag's, else `*` (what it would be written with, for a
+    /// game rejected).
+    pub result: Outcome,
     /// It has an error: the filter would reject it (its diagnostics follow).
     pub rejected: bool,
     /// The line of its first byte.
@@ -173,10 +176,7 @@ pub struct GameRead {
 /// ```
 pub fn read_games<V: Visitor>(input: impl Read, visitor: V) -> io::Result<(V, Report)> {
     let wants = visitor.wants();
-    let shared = Arc::new(Mutex::new(Visiting {
-        visitor,
-        result: None,
-    }));
+    let shared = Arc::new(Mutex::new(Visiting { visitor }));
     let mut filter = FilterBuilder::new()
         .keep_comments(wants.contains(Interest::COMMENTS))
         .keep_variations(wants.contains(Interest::VARIATIONS))
@@ -196,10 +196,9 @@ pub fn read_games<V: Visitor>(input: impl Read, visitor: V) -> io::Result<(V, Re
     Ok((visitor, report))
 }
 
-/// The visitor, and the result line of the game being read.
+/// The visitor, as the filter's pass and its diagnostics' callback share it.
 struct Visiting<V> {
     visitor: V,
-    result: Option<Outcome>,
 }
 
 fn lock<V>(shared: &Mutex<Visiting<V>>) -> std::sync::MutexGuard<'_, Visiting<V>> {
@@ -225,9 +224,7 @@ impl<V: Visitor> Pass for Adapter<V> {
     }
 
     fn begin_game(&mut self, _cx: &mut Context) {
-        let mut v = lock(&self.shared);
-        v.result = None;
-        v.visitor.begin_game();
+        lock(&self.shared).visitor.begin_game();
     }
 
     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
@@ -257,17 +254,14 @@ impl<V: Visitor> Pass for Adapter<V> {
         Flow::Keep
     }
 
-    fn result(&mut self, result: Outcome, _cx: &mut Context) {
-        lock(&self.shared).result = Some(result);
-    }
-
-    fn end_game(&mut self, cx: &mut Context) {
-        let mut v = lock(&self.shared);
+    /// The game ends here, once its result written is known (after every
+    /// pass's `end_game`).
+    fn result_written(&mut self, result: Outcome, cx: &mut Context) {
         let game = GameRead {
-            result: v.result,
+            result,
             rejected: cx.has_error(),
             line: cx.game_start.line,
         };
-        v.visitor.end_game(&game);
+        lock(&self.shared).visitor.end_game(&game);
     }
 }
