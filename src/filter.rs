@@ -4,7 +4,8 @@ use crate::diag::Diagnostic;
 use crate::ledger::{Gate, Ledger};
 use crate::passes::{
     AsciiSeparators, Chain, Context, DedupKey, DropComments, DropRatings, DropVariations,
-    FanToLetters, Pass, Reaches, Select, SelectPlies, SelectTags, Slot, TagPattern, UndoRedefine,
+    FanToLetters, Pass, Reaches, Select, SelectDate, SelectPlies, SelectResult, SelectTags, Slot,
+    TagPattern, UndoRedefine,
 };
 use crate::pdtl::Pdtl;
 use crate::read::{IndexImpl, Reader, Resume, Settings, Sinks, Until};
@@ -288,6 +289,23 @@ impl FilterBuilder {
     /// ```
     pub fn invert(mut self, invert: bool) -> Self {
         self.select.invert = invert;
+        self
+    }
+
+    /// Leaves out a game written with a result `results` does not keep
+    /// (`--result`, [`SelectResult`]); called again, either result.
+    pub fn result(mut self, results: SelectResult) -> Self {
+        self.select.result = Some(match self.select.result.take() {
+            Some(r) => r.or(results),
+            None => results,
+        });
+        self
+    }
+
+    /// Leaves out a game whose `Date` is outside `range`, or unknown at
+    /// the precision it needs (`--date`, [`SelectDate`]).
+    pub fn date(mut self, range: SelectDate) -> Self {
+        self.select.date = Some(range);
         self
     }
 

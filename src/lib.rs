@@ -66,8 +66,8 @@ pub use grammar::redefine::{RedefineError, RedefineMap};
 pub use ledger::Ledger;
 pub use parallel::{run_parallel, run_parallel_into};
 pub use passes::{
-    Context, Flow, Interest, LeftOut, Pass, Reaches, SelectError, SelectPlies, SelectTags, Tag,
-    TagPattern, Variation,
+    Context, Flow, Interest, LeftOut, Pass, Reaches, SelectDate, SelectError, SelectPlies,
+    SelectResult, SelectTags, Tag, TagPattern, Variation,
 };
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 pub use read::Sinks;

@@ -4,7 +4,8 @@
 use super::inputs::GameFiles;
 use clap::{Command, CommandFactory, Parser, ValueEnum};
 use ctlpgn_filter::{
-    DiagramOptions, Pdtl, PieceStyle, SelectPlies, Side, TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES,
+    DiagramOptions, Pdtl, PieceStyle, SelectDate, SelectPlies, SelectResult, Side, TagPattern,
+    DEFAULT_MAX_DEPTH, PASS_NAMES,
 };
 use std::path::PathBuf;
 
@@ -195,23 +196,47 @@ pub struct Cli {
     /// `-`: standard output; replaced like -o's FILE, and refused where it is.
     #[arg(help_heading = "Output", long, value_name = "FILE")]
     pub duplicates: Option<PathBuf>,
-    /// Keep the games whose tag NAME matches the glob PATTERN.
+    /// Keep the games whose tag NAME matches PATTERN.
     ///
-    /// The whole value must match (`*`, `?`, `[a-z]`, `{a,b}`; case
-    /// counts). Repeated: one of those for the same NAME must hold, and
-    /// those for different names all (`--tag Site=A* --tag Site=B*
-    /// --tag Event=*Open*`: site A or B, and an open event).
+    /// A PATTERN without glob characters matches at the start of the value
+    /// or of any word in it, case aside (`--tag Site=barcelona`); one with
+    /// them is a glob that the whole value must match, case counting (`*`,
+    /// `?`, `[a-z]`, `{a,b}`). Repeated: one of those for the same NAME
+    /// must hold, and those for different names all (`--tag 'Site=A*'
+    /// --tag 'Site=B*' --tag 'Event=*Open*'`: site A or B, and an open
+    /// event).
     #[arg(help_heading = "Selection", long = "tag", value_name = "NAME=PATTERN", value_parser = parse_tag)]
     pub tags: Vec<TagPattern>,
     /// Keep the games where White or Black matches PATTERN.
     ///
-    /// A glob over the White or the Black tag, as for --tag (pgn-extract's
-    /// -Tp). Repeated: any of them; with --tag: that too.
+    /// As for --tag (pgn-extract's -Tp): `--player sasal` matches `Sasal,
+    /// Cesc`, as `--player cesc` does; `--player 'Sasal*'` is a glob.
+    /// Repeated: any of them; with --tag: that too.
     #[arg(help_heading = "Selection", long = "player", value_name = "PATTERN", value_parser = parse_player)]
     pub players: Vec<TagPattern>,
+    /// Keep the games written with result R (3-0, white...).
+    ///
+    /// R: 3-0, 0-3, 1-1, 2-1, 1-2, * (quoted for the shell), or white
+    /// (3-0 or 2-1), black (0-3 or 1-2), draw (1-1); repeated: any of
+    /// them. The result the game is written with (its result line: the one
+    /// read, else a `#` move's mover wins, else its Result tag), not its
+    /// Result tag.
+    #[arg(help_heading = "Selection", long = "result", value_name = "R", value_parser = parse_result)]
+    pub results: Vec<SelectResult>,
+    /// Keep the games dated FROM..TO (2022, 2022-08..2023).
+    ///
+    /// Both ends included, each YYYY, YYYY-MM or YYYY-MM-DD: FROM from its
+    /// first day, TO to its last; one date alone is FROM..FROM. A Date
+    /// with `?` digits (2022-??-??, or PGN's 2022.??.??) is in the range
+    /// if every day it may be is; a game whose date is unknown at the
+    /// precision needed (no Date, or 2022-??-?? for 2022-08..) is in no
+    /// range, and counted apart.
+    #[arg(help_heading = "Selection", long, value_name = "FROM..TO", value_parser = parse_date)]
+    pub date: Option<SelectDate>,
     /// Write the games the selection leaves out (grep -v).
     ///
-    /// The selection: --tag, --player, --plies, --reaches (as grep -v).
+    /// The selection: --tag, --player, --result, --date, --plies,
+    /// --reaches (as grep -v).
     /// Rejected games are rejected all the same.
     #[arg(help_heading = "Selection", short = 'v', long)]
     pub invert: bool,
@@ -364,6 +389,8 @@ impl Cli {
     pub fn selects(&self) -> bool {
         !self.tags.is_empty()
             || !self.players.is_empty()
+            || !self.results.is_empty()
+            || self.date.is_some()
             || self.plies.is_some()
             || self.reaches.is_some()
     }
@@ -404,7 +431,7 @@ impl Cli {
                 .error(
                     clap::error::ErrorKind::MissingRequiredArgument,
                     "--invert writes the games a selection leaves out: \
-                     add --tag, --player, --plies or --reaches",
+                     add --tag, --player, --result, --date, --plies or --reaches",
                 )
                 .exit();
         }
@@ -588,6 +615,14 @@ fn parse_player(s: &str) -> Result<TagPattern, String> {
     TagPattern::player(s).map_err(|e| e.to_string())
 }
 
+fn parse_result(s: &str) -> Result<SelectResult, String> {
+    SelectResult::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_date(s: &str) -> Result<SelectDate, String> {
+    SelectDate::parse(s).map_err(|e| e.to_string())
+}
+
 /// `--jobs N`: a whole number, 0 for one thread per core.
 fn parse_jobs(s: &str) -> Result<usize, String> {
     s.parse().map_err(|_| {
@@ -632,8 +667,8 @@ fn parse_size(s: &str) -> Result<u64, String> {
 pub const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "0",
-        "Every game was written, or left out as asked (--dedup, --tag, --player, --plies, \
-         --reaches, --invert) (with --check: every game is coherent).",
+        "Every game was written, or left out as asked (--dedup, --tag, --player, --result, \
+         --date, --plies, --reaches, --invert) (with --check: every game is coherent).",
     ),
     (
         "1",
@@ -653,8 +688,8 @@ pub const EXIT_STATUS: &[(&str, &str)] = &[
     ),
     (
         "4",
-        "A selection (--tag, --player, --plies, --reaches, --invert) kept no game, \
-         as grep's 1: nothing was rejected, nothing matched.",
+        "A selection (--tag, --player, --result, --date, --plies, --reaches, --invert) kept \
+         no game, as grep's 1: nothing was rejected, nothing matched.",
     ),
 ];
 

@@ -10,7 +10,7 @@ use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
 use ctlpgn_filter::{
     cut_at_games_marked, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger,
-    LeftOutCounts, Origin, Report, Severity, Sinks, Verify, ORIGIN_MARK,
+    LeftOutCounts, Origin, Report, Severity, Sinks, TagPattern, Verify, ORIGIN_MARK,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
@@ -62,6 +62,12 @@ fn filter_builder(
             OutputFormat::CtlPgn => Format::CtlPgn,
             OutputFormat::Ndjson => Format::Ndjson,
         });
+    for r in &cli.results {
+        builder = builder.result(r.clone());
+    }
+    if let Some(d) = &cli.date {
+        builder = builder.date(d.clone());
+    }
     for p in &cli.skip_pass {
         builder = builder.skip_pass(p);
     }
@@ -156,6 +162,12 @@ fn left_out_parts(cli: &Cli, l: &LeftOutCounts) -> Vec<String> {
         (l.duplicates, count(l.duplicates, "duplicate")),
         (l.tag, format!("{} not matching {tag}", l.tag)),
         (l.plies, format!("{} outside --plies", l.plies)),
+        (l.date, format!("{} outside --date", l.date)),
+        (
+            l.date_unknown,
+            format!("{} with an unknown date (--date)", l.date_unknown),
+        ),
+        (l.result, format!("{} not matching --result", l.result)),
         (l.position, format!("{} not reaching --reaches", l.position)),
         (
             l.inverted,
@@ -167,6 +179,57 @@ fn left_out_parts(cli: &Cli, l: &LeftOutCounts) -> Vec<String> {
     .filter(|(n, _)| *n > 0)
     .map(|(_, s)| s)
     .collect()
+}
+
+/// What a tag pattern that a game matched only loosely could be instead:
+/// a value typed plainly is found at a word's start, in any case, and
+/// would be inside one (the glob `*VALUE*`); a glob matches in the case
+/// written, and would in another.
+fn looser_hint(p: &TagPattern) -> String {
+    let option = |pattern: &str| {
+        let shown = shell_word(&if p.is_player() {
+            pattern.to_string()
+        } else {
+            format!("{}={pattern}", p.name())
+        });
+        if p.is_player() {
+            format!("--player {shown}")
+        } else {
+            format!("--tag {shown}")
+        }
+    };
+    let asked = option(p.pattern());
+    let value = if p.is_player() { "name" } else { "value" };
+    if !p.is_glob() {
+        return format!(
+            "{asked} starts no {value} and no word of one, in any case; some games have it \
+             inside a word: {} selects those",
+            option(&format!("*{}*", p.pattern()))
+        );
+    }
+    let plain = p.pattern().trim_matches('*');
+    let instead = if !plain.is_empty() && TagPattern::player(plain).is_ok_and(|q| !q.is_glob()) {
+        format!(
+            "; {} matches a {value}'s start or a word's, in any case",
+            option(plain)
+        )
+    } else {
+        String::new()
+    };
+    format!("{asked} matches some games in another case only: a glob's case counts{instead}")
+}
+
+/// `word` as a shell reads it back: in single quotes when it holds more
+/// than letters, digits and `-_.=,:`.
+fn shell_word(word: &str) -> String {
+    let plain = word
+        .chars()
+        .all(|c| c.is_alphanumeric() || "-_.=,:".contains(c));
+    if plain && !word.is_empty() {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// `n` and `noun`, in the plural unless `n` is 1: `1 game`, `2 games`.
@@ -599,6 +662,9 @@ impl<'c> Session<'c> {
                 "not_matching_tag": r.left_out.tag,
                 "outside_plies": r.left_out.plies,
                 "not_reaching": r.left_out.position,
+                "not_matching_result": r.left_out.result,
+                "outside_date": r.left_out.date,
+                "date_unknown": r.left_out.date_unknown,
                 "matching_inverted": r.left_out.inverted,
                 "left_out_by_pass": r.left_out.other,
             });
@@ -723,6 +789,9 @@ impl<'c> Session<'c> {
                     "matching the selection"
                 }
             );
+            if !self.cli.invert {
+                self.say_looser();
+            }
         }
         Ok(Outcome {
             total: t,
@@ -730,6 +799,26 @@ impl<'c> Session<'c> {
             binary: self.binary + self.utf16,
             nothing_selected,
         })
+    }
+
+    /// When nothing was selected: the games a looser selection would
+    /// find, by date or by a tag pattern loosened.
+    fn say_looser(&self) {
+        let vague = self.total.left_out.date_unknown;
+        if vague > 0 {
+            say!(
+                "ctlpgn-filter: {} a date --date cannot place (no Date tag, or ?? where \
+                 the range needs digits): such a game is in no range",
+                if vague == 1 {
+                    "1 game has".to_string()
+                } else {
+                    format!("{vague} games have")
+                }
+            );
+        }
+        for p in self.ledger.loose_matches() {
+            say!("ctlpgn-filter: {}", looser_hint(&p));
+        }
     }
 
     /// Warns of each tag name `--tag` or `--player` asks for that no game

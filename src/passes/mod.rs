@@ -4,7 +4,9 @@
 mod ascii;
 mod chain;
 mod comments;
+mod dates;
 mod fan;
+mod names;
 mod pass;
 mod ratings;
 mod redefine;
@@ -13,11 +15,12 @@ mod variations;
 
 pub use ascii::AsciiSeparators;
 pub use comments::DropComments;
+pub use dates::SelectDate;
 pub use fan::FanToLetters;
 pub use pass::{Context, Flow, Interest, LeftOut, Pass, Tag, Variation};
 pub use ratings::DropRatings;
 pub use redefine::UndoRedefine;
-pub use select::{Reaches, SelectError, SelectPlies, SelectTags, TagPattern};
+pub use select::{Reaches, SelectError, SelectPlies, SelectResult, SelectTags, TagPattern};
 pub use variations::DropVariations;
 
 pub(crate) use chain::{Chain, Slot};

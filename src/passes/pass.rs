@@ -22,6 +22,7 @@ pub enum Flow {
 /// [`Context::leave_out`]). The [`crate::Report`] counts each reason
 /// ([`crate::LeftOutCounts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum LeftOut {
     /// The same start and moves as a game written before (`--dedup`); its
     /// bytes go to the duplicates sink, as read.
@@ -32,6 +33,13 @@ pub enum LeftOut {
     Plies,
     /// The main line never reaches the position asked for (`--reaches`).
     Position,
+    /// The result the game is written with is not one asked for (`--result`).
+    Result,
+    /// The game's `Date` is outside the range asked for (`--date`).
+    Date,
+    /// The game's `Date` is unknown at the precision the range needs: no
+    /// tag, `??` where the range's ends fall, or no date (`--date`).
+    DateUnknown,
     /// The game matches the selection, and `--invert` keeps the others.
     Inverted,
     /// A pass of your own left it out.
