@@ -12,7 +12,7 @@ use crate::read::{IndexImpl, Reader, Resume, Settings, Sinks, Until};
 use crate::report::{CutShort, Origin, Report};
 use crate::stages::Stages;
 use crate::verify::Verify;
-use crate::write::{Format, Writer, HELD_BYTES};
+use crate::write::{Columns, Format, Writer, HELD_BYTES};
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
@@ -59,6 +59,7 @@ pub const PASS_NAMES: [&str; 6] = [
 /// ```
 pub struct FilterBuilder {
     format: Format,
+    columns: Option<Columns>,
     typographic: bool,
     skip: Vec<&'static str>,
     verify: Option<Verify>,
@@ -88,6 +89,7 @@ impl FilterBuilder {
     pub fn new() -> FilterBuilder {
         FilterBuilder {
             format: Format::CtlPgn,
+            columns: None,
             typographic: false,
             skip: Vec::new(),
             verify: None,
@@ -380,6 +382,23 @@ impl FilterBuilder {
         self
     }
 
+    /// The columns of a listing ([`Format::Tsv`], [`Format::Csv`]; by
+    /// default [`Columns::default`]).
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Columns, FilterBuilder, Format};
+    /// let mut f = FilterBuilder::new()
+    ///     .format(Format::Tsv)
+    ///     .columns(Columns::parse("White,result,plies,line").unwrap())
+    ///     .build();
+    /// let (out, _, _) = f.filter_bytes(b"[Variant \"C'escacs\"]\n[White \"Sasal, Cesc\"]\n1. E7-E13, E21-E15\n2. F8-F12#\n");
+    /// assert_eq!(out, b"Sasal, Cesc\t3-0\t3\t1\n");
+    /// ```
+    pub fn columns(mut self, columns: Columns) -> Self {
+        self.columns = Some(columns);
+        self
+    }
+
     /// Writes CTL-PGN's moves as the notation prints them: captures `×`
     /// (not `*`), and where Black moves first, `…` in White's place (not
     /// `...`); dashes stay `-`. Read again, the output gives the default
@@ -485,17 +504,21 @@ impl FilterBuilder {
             extra: self.extra.into_iter().map(Slot::new).collect(),
             ..Chain::default()
         };
+        let mut writer = Writer::new(
+            self.format,
+            self.split_variations,
+            hook,
+            self.held_bytes,
+            self.typographic,
+        );
+        if let Some(columns) = self.columns {
+            writer.set_columns(columns);
+        }
         Filter {
             stages: Stages {
                 chain,
                 cx: Context::new(self.strict, self.silence_warnings),
-                writer: Writer::new(
-                    self.format,
-                    self.split_variations,
-                    hook,
-                    self.held_bytes,
-                    self.typographic,
-                ),
+                writer,
                 gate: self.gate,
                 cut_short: None,
             },

@@ -47,7 +47,8 @@ mod visitor;
 mod write;
 
 pub use write::{
-    unescape_pgn, Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG,
+    unescape_pgn, Column, Columns, ColumnsError, Diagram, DiagramOptions, Format, Marks,
+    PieceStyle, VARIATION_PATH_TAG,
 };
 
 pub use cut::{cut_at_games, cut_at_games_marked, Cuts, ORIGIN_MARK};

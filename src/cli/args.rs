@@ -4,8 +4,8 @@
 use super::inputs::GameFiles;
 use clap::{Command, CommandFactory, Parser, ValueEnum};
 use ctlpgn_filter::{
-    DiagramOptions, Pdtl, PieceStyle, SelectDate, SelectPlies, SelectResult, Side, TagPattern,
-    DEFAULT_MAX_DEPTH, PASS_NAMES,
+    Columns, DiagramOptions, Pdtl, PieceStyle, SelectDate, SelectPlies, SelectResult, Side,
+    TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES,
 };
 use std::path::PathBuf;
 
@@ -62,10 +62,35 @@ pub struct Cli {
     /// A link back to a folder it is in is reported and skipped.
     #[arg(help_heading = "Inputs", short = 'L', long)]
     pub follow: bool,
-    /// Output format: ctl-pgn (the default) or ndjson.
+    /// Output format: ctl-pgn (the default), ndjson, tsv, csv.
+    ///
+    /// tsv and csv: a header line, then one line per game written, its
+    /// --columns: tsv with a tab between values and `\`, tab, line feed
+    /// and carriage return in them written `\\`, `\t`, `\n`, `\r`; csv
+    /// with a comma between values, each text quoted (`"` doubled), as RFC
+    /// 4180. The values are ndjson's, so `jq -r '[...] | @tsv'` (or `@csv`)
+    /// on ndjson writes the same lines.
     #[arg(help_heading = "Output", long, value_enum, default_value_t = OutputFormat::CtlPgn)]
     pub format: OutputFormat,
-    /// Write captures × and Black's first move …, as the notation prints them.
+    /// With --format tsv or csv, the columns, separated by commas.
+    ///
+    /// By default White,Black,Date,result,plies,file,line. file: the
+    /// input's name; line: where the game starts; plies: its main line's
+    /// half-moves; result: the result written (its result line, not its
+    /// Result tag); any other name, a tag's first value, empty if the game
+    /// has none (case counts: Result is the tag).
+    #[arg(help_heading = "Output", long, value_name = "LIST", value_parser = parse_columns,
+          hide_short_help = true)]
+    pub columns: Option<Columns>,
+    /// Print the number of games selected, and nothing else.
+    ///
+    /// The games that would be written: read, neither rejected nor left
+    /// out by a selection, --dedup or --stop-after.
+    #[arg(help_heading = "Output", long,
+          conflicts_with_all = ["format", "typographic", "in_place", "out_dir", "check", "cut",
+                                "split_variations"])]
+    pub count: bool,
+    /// Write captures × and Black's first move …, as printed.
     ///
     /// The form the notation's author's program reads (docs/authors-reader.md);
     /// dashes stay -, which it reads too. Read again, the output gives the
@@ -350,6 +375,10 @@ pub enum OutputFormat {
     CtlPgn,
     /// One JSON object per game.
     Ndjson,
+    /// One line per game, values separated by tabs (--columns).
+    Tsv,
+    /// One line per game, values separated by commas (--columns).
+    Csv,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -395,6 +424,15 @@ impl Cli {
             || self.reaches.is_some()
     }
 
+    /// The listing asked for (`--format tsv` or `csv`), if one is.
+    pub fn listing(&self) -> Option<ctlpgn_filter::Format> {
+        match self.format {
+            OutputFormat::Tsv => Some(ctlpgn_filter::Format::Tsv),
+            OutputFormat::Csv => Some(ctlpgn_filter::Format::Csv),
+            OutputFormat::CtlPgn | OutputFormat::Ndjson => None,
+        }
+    }
+
     /// The files a folder's walk reads (`--glob`, `--hidden`); the globs
     /// were checked by [`Cli::parse_checked`].
     pub fn game_files(&self) -> GameFiles {
@@ -432,6 +470,24 @@ impl Cli {
                     clap::error::ErrorKind::MissingRequiredArgument,
                     "--invert writes the games a selection leaves out: \
                      add --tag, --player, --result, --date, --plies or --reaches",
+                )
+                .exit();
+        }
+        let listing = matches!(cli.format, OutputFormat::Tsv | OutputFormat::Csv);
+        if !listing && cli.columns.is_some() {
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    "--columns are a listing's: add --format tsv or --format csv",
+                )
+                .exit();
+        }
+        if listing && (cli.in_place || cli.out_dir.is_some() || cli.split_variations) {
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    "--format tsv and csv write one listing of the games, one line each: \
+                     not with --in-place, --out-dir or --split-variations",
                 )
                 .exit();
         }
@@ -621,6 +677,10 @@ fn parse_result(s: &str) -> Result<SelectResult, String> {
 
 fn parse_date(s: &str) -> Result<SelectDate, String> {
     SelectDate::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_columns(s: &str) -> Result<Columns, String> {
+    Columns::parse(s).map_err(|e| e.to_string())
 }
 
 /// `--jobs N`: a whole number, 0 for one thread per core.

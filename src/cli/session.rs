@@ -59,9 +59,15 @@ fn filter_builder(
         .spans(!cli.no_spans)
         .typographic(cli.typographic)
         .format(match cli.format {
+            _ if cli.count => Format::Count,
             OutputFormat::CtlPgn => Format::CtlPgn,
             OutputFormat::Ndjson => Format::Ndjson,
+            OutputFormat::Tsv => Format::Tsv,
+            OutputFormat::Csv => Format::Csv,
         });
+    if let Some(columns) = &cli.columns {
+        builder = builder.columns(columns.clone());
+    }
     for r in &cli.results {
         builder = builder.result(r.clone());
     }
@@ -555,7 +561,7 @@ impl<'c> Session<'c> {
             out,
             counting: !progress.is_hidden(),
             bar: &progress,
-            ndjson: cli.format == OutputFormat::Ndjson,
+            line_a_game: cli.format != OutputFormat::CtlPgn,
             at_line_start: true,
             games: 0,
         };
@@ -755,6 +761,8 @@ impl<'c> Session<'c> {
             // or left out.
             let kept = if self.cli.check {
                 "coherent"
+            } else if self.cli.count {
+                "counted"
             } else {
                 "written"
             };
@@ -799,6 +807,11 @@ impl<'c> Session<'c> {
             binary: self.binary + self.utf16,
             nothing_selected,
         })
+    }
+
+    /// The games read, written (with `--count`: counted).
+    pub fn games_written(&self) -> u64 {
+        self.total.games_written
     }
 
     /// When nothing was selected: the games a looser selection would
@@ -856,7 +869,8 @@ struct GameCounter<'a> {
     /// The bar shows, so that games are counted (asked once: it locks).
     counting: bool,
     bar: &'a ProgressBar,
-    ndjson: bool,
+    /// A game is a line (ndjson, a listing), not a `[Variant` line on.
+    line_a_game: bool,
     at_line_start: bool,
     games: u64,
 }
@@ -866,12 +880,12 @@ impl Write for GameCounter<'_> {
         let n = self.out.write(buf)?;
         if self.counting {
             let written = &buf[..n];
-            let mut games = if self.ndjson {
+            let mut games = if self.line_a_game {
                 memchr::memchr_iter(b'\n', written).count()
             } else {
                 memchr::memmem::find_iter(written, b"\n[Variant ").count()
             };
-            if !self.ndjson && self.at_line_start && written.starts_with(b"[Variant ") {
+            if !self.line_a_game && self.at_line_start && written.starts_with(b"[Variant ") {
                 games += 1;
             }
             if let Some(&last) = written.last() {

@@ -8,6 +8,7 @@ mod diagram;
 mod held;
 mod json;
 mod split;
+mod table;
 
 use crate::diag::{Message, Pos};
 use crate::grammar::model::{HalfMove, Outcome, Side};
@@ -19,6 +20,8 @@ pub use diagram::{Diagram, DiagramOptions, Marks, PieceStyle};
 use json::Ndjson;
 use split::Split;
 pub use split::VARIATION_PATH_TAG;
+pub use table::{Column, Columns, ColumnsError};
+use table::{Listing, Table};
 
 /// How many bytes of a game's output are held in memory by default
 /// ([`crate::FilterBuilder::held_bytes`]).
@@ -40,12 +43,25 @@ use std::io::{self, Write};
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// Canonical CTL-PGN.
     #[default]
     CtlPgn,
     /// One JSON object per game (see the README for the schema).
     Ndjson,
+    /// One line per game, its values separated by tabs ([`Columns`]:
+    /// `FilterBuilder::columns`; the header line is the caller's to
+    /// write, once, [`Columns::header`]).
+    Tsv,
+    /// One line per game, its values separated by commas and quoted
+    /// (RFC 4180), as [`Format::Tsv`].
+    Csv,
+    /// Nothing: the games written are only counted, in the [`Report`]
+    /// (`--count`).
+    ///
+    /// [`Report`]: crate::Report
+    Count,
 }
 
 /// The writer: the game laid out in the format asked for.
@@ -60,11 +76,13 @@ pub(crate) struct Writer {
     split: Option<Split>,
 }
 
-/// One of the two layouts of a game.
+/// One of the layouts of a game.
 #[derive(Debug)]
 enum Layout {
     CtlPgn(CtlPgn),
     Ndjson(Ndjson),
+    /// A listing, or a count.
+    Table(Table),
 }
 
 /// Calls the same method of whichever layout is in use.
@@ -73,6 +91,7 @@ macro_rules! laid_out {
         match $self {
             Layout::CtlPgn($w) => $call,
             Layout::Ndjson($w) => $call,
+            Layout::Table($w) => $call,
         }
     };
 }
@@ -135,6 +154,7 @@ impl Layout {
         match self {
             Layout::CtlPgn(w) => w.finish(result, out),
             Layout::Ndjson(w) => w.finish(file, line, path, result, out),
+            Layout::Table(w) => w.finish(result, file, line, out),
         }
     }
 }
@@ -164,8 +184,18 @@ impl Writer {
             layout: match format {
                 Format::CtlPgn => Layout::CtlPgn(CtlPgn::new(held, typographic)),
                 Format::Ndjson => Layout::Ndjson(Ndjson::new(held)),
+                Format::Tsv => Layout::Table(Table::new(Listing::Tsv, Columns::default())),
+                Format::Csv => Layout::Table(Table::new(Listing::Csv, Columns::default())),
+                Format::Count => Layout::Table(Table::new(Listing::Count, Columns::default())),
             },
             split: split_variations.then(|| Split::new(hook)),
+        }
+    }
+
+    /// The columns of a listing ([`Format::Tsv`], [`Format::Csv`]).
+    pub fn set_columns(&mut self, columns: Columns) {
+        if let Layout::Table(t) = &mut self.layout {
+            t.set_columns(columns);
         }
     }
 
@@ -198,8 +228,10 @@ impl Writer {
     /// when it takes lines ([`Writer::takes_lines`]).
     pub fn tag_lines(&mut self, lines: &[u8]) {
         debug_assert!(self.takes_lines());
-        if let Layout::CtlPgn(w) = &mut self.layout {
-            w.tag_line(lines);
+        match &mut self.layout {
+            Layout::CtlPgn(w) => w.tag_line(lines),
+            Layout::Table(w) => w.tag_lines(lines),
+            Layout::Ndjson(_) => {}
         }
     }
 
@@ -255,10 +287,11 @@ impl Writer {
     }
 
     /// Does it take whole move lines ([`Writer::move_line`])? Canonical
-    /// CTL-PGN does, its lines being laid out as read.
+    /// CTL-PGN does, its lines being laid out as read, and a listing,
+    /// which reads what it needs of them.
     #[inline]
     pub fn takes_lines(&self) -> bool {
-        self.split.is_none() && matches!(self.layout, Layout::CtlPgn(_))
+        self.split.is_none() && matches!(self.layout, Layout::CtlPgn(_) | Layout::Table(_))
     }
 
     /// A main-line half-move whose text is already canonical and carries
@@ -273,8 +306,10 @@ impl Writer {
     /// with `open` its number, `N. WHITE` without one.
     #[inline]
     pub fn move_lines(&mut self, lines: &[u8], open: Option<u32>) {
-        if let Layout::CtlPgn(w) = &mut self.layout {
-            w.move_lines(lines, open);
+        match &mut self.layout {
+            Layout::CtlPgn(w) => w.move_lines(lines, open),
+            Layout::Table(w) => w.move_lines(lines, open.is_some()),
+            Layout::Ndjson(_) => {}
         }
     }
 
@@ -282,8 +317,10 @@ impl Writer {
     /// separators, which it writes in ASCII.
     #[inline]
     pub fn move_lines_ascii(&mut self, lines: &[u8]) {
-        if let Layout::CtlPgn(w) = &mut self.layout {
-            w.move_lines_ascii(lines);
+        match &mut self.layout {
+            Layout::CtlPgn(w) => w.move_lines_ascii(lines),
+            Layout::Table(w) => w.move_lines(lines, false),
+            Layout::Ndjson(_) => {}
         }
     }
 
