@@ -138,7 +138,10 @@ pub struct Cli {
     /// The main line is replayed on the board; no rules of play are checked.
     #[arg(help_heading = "Replay", long)]
     pub verify: bool,
-    /// --verify without output: diagnostics and status only.
+    /// Replay each game: is every move possible on the board (coherence, not the rules of play).
+    ///
+    /// --verify without output: diagnostics, a summary (`7 games read, 7
+    /// coherent, ...`; none with -q when all are) and the status only.
     #[arg(help_heading = "Replay", long, conflicts_with_all = ["output", "in_place", "out_dir", "format", "typographic"])]
     pub check: bool,
     /// With --verify or --check, print each written game's final position.
@@ -996,6 +999,18 @@ mod tests {
                 "{heading}:\n{long}"
             );
         }
+    }
+
+    #[test]
+    fn short_help_says_check_replays_for_coherence_not_the_rules_of_play() {
+        assert!(
+            words(&short_help()).contains(
+                "--check Replay each game: is every move possible on the board \
+                 (coherence, not the rules of play)"
+            ),
+            "{}",
+            short_help()
+        );
     }
 
     #[test]

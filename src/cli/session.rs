@@ -729,6 +729,7 @@ impl<'c> Session<'c> {
         if self.cli.stats && self.cli.format == OutputFormat::Ndjson {
             self.print_stats(None, &t);
         } else if self.cli.stats
+            || self.cli.check && !self.cli.quiet
             || chose
             || rejected_any(&t)
             || self.unreadable > 0
