@@ -541,11 +541,11 @@ fn diagrams_are_named_after_the_id_or_the_number_in_the_input() {
     let (code, err, files) = diagrams(&["--check"], TWO_GAMES);
     assert_eq!(code, Some(0), "{err}");
     let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
-    assert_eq!(names, ["2.svg", "Cescacs-X01-en.svg"]);
+    assert_eq!(names, ["Cescacs-X01-en.svg", "stdin-2.svg"]);
     // Each shows its game's final position, as --final-pdtl gives it.
-    assert!(files[1].1.contains("<title>/28:v/27:dk/"));
-    assert!(files[1].1.contains("/15:3p4/"), "{}", &files[1].1[..400]);
-    assert!(files[0].1.contains("/12:3P3/"));
+    assert!(files[0].1.contains("<title>/28:v/27:dk/"));
+    assert!(files[0].1.contains("/15:3p4/"), "{}", &files[0].1[..400]);
+    assert!(files[1].1.contains("/12:3P3/"));
 }
 
 #[test]
@@ -555,12 +555,51 @@ fn a_name_given_twice_gets_a_number_after_it() {
     assert_eq!(
         names,
         [
-            "2.svg",
-            "4.svg",
             "Cescacs-X01-en-2.svg",
-            "Cescacs-X01-en.svg"
+            "Cescacs-X01-en.svg",
+            "stdin-2.svg",
+            "stdin-4.svg"
         ]
     );
+}
+
+#[test]
+fn games_without_an_id_are_named_after_their_input_so_that_inputs_never_collide() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = "[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+    for name in ["2023-09-11.ctl-pgn", "2023-09-17.pgn.gz"] {
+        let path = dir.path().join(name);
+        if name.ends_with(".gz") {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut gz, game.as_bytes()).unwrap();
+            std::fs::write(&path, gz.finish().unwrap()).unwrap();
+        } else {
+            std::fs::write(&path, game).unwrap();
+        }
+    }
+    let boards = dir.path().join("boards");
+    let out = support::cmd()
+        .current_dir(dir.path())
+        .args([
+            "--check",
+            "--diagrams",
+            "boards",
+            "2023-09-11.ctl-pgn",
+            "2023-09-17.pgn.gz",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&boards)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["2023-09-11-1.svg", "2023-09-17-1.svg"]);
 }
 
 #[test]

@@ -98,11 +98,13 @@ fn filter_builder(
             let name = Arc::clone(name);
             let (final_pdtl, diagrams) = (cli.final_pdtl, diagrams.clone());
             verify = verify.on_game_end(move |end| {
+                let name = name.lock().expect("no thread panics holding it");
                 if let Some(d) = &diagrams {
-                    d.lock().expect("no thread panics holding it").game_end(end);
+                    d.lock()
+                        .expect("no thread panics holding it")
+                        .game_end(end, &name);
                 }
                 if final_pdtl && end.coherent && !end.rejected && !end.left_out {
-                    let name = name.lock().expect("no thread panics holding it");
                     if end.path.is_empty() {
                         say!("{name}:{}: final position: {}", end.line, end.position);
                     } else {
