@@ -393,6 +393,17 @@ fn figurine(letter: u8, side: Side) -> String {
     }
 }
 
+/// What `--figurines` draws for a piece: its figurine, but the wyvern's
+/// and the guard's (U+1FA4F on, which few fonts have), drawn as letters.
+fn drawn_figurine(letter: u8, side: Side) -> String {
+    let f = figurine(letter, side);
+    if f.chars().all(|c| c < '\u{1FA00}') {
+        f
+    } else {
+        self::letter(letter, side)
+    }
+}
+
 /// The initial position and the real game's final one, in both views.
 fn positions_and_views() -> Vec<(Position, Side)> {
     let real = final_of(&std::fs::read("corpus/real-2023-09-08.ctl-pgn").unwrap()).0;
@@ -455,9 +466,60 @@ fn figurines_draw_each_piece_as_its_sides_figurine_on_its_hex_without_a_disc() {
         let svg = d.svg(&position, &Marks::default());
         for side in [Side::White, Side::Black] {
             let (glyphs, discs) = drawn(&svg, side, view);
-            assert_eq!(glyphs, pieces_of(&position, side, figurine), "{side:?}");
+            assert_eq!(
+                glyphs,
+                pieces_of(&position, side, drawn_figurine),
+                "{side:?}"
+            );
             assert!(discs.is_empty(), "{side:?}: {discs:?}");
         }
+    }
+}
+
+/// The characters of `svg`'s text as resvg lays them out with the
+/// fonts of this machine: each, and whether a font had a glyph for it
+/// (else it is drawn as a box).
+fn glyphs_found(svg: &str) -> Vec<(String, bool)> {
+    fn walk(g: &usvg::Group, found: &mut Vec<(String, bool)>) {
+        for node in g.children() {
+            match node {
+                usvg::Node::Group(g) => walk(g, found),
+                usvg::Node::Text(t) => found.extend(
+                    (t.layouted().iter())
+                        .flat_map(|span| &span.positioned_glyphs)
+                        .map(|glyph| (glyph.text.clone(), glyph.id.0 != 0)),
+                ),
+                _ => {}
+            }
+        }
+    }
+    let mut opt = usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg, &opt).expect("resvg reads the SVG");
+    let mut found = Vec::new();
+    walk(tree.root(), &mut found);
+    found
+}
+
+#[test]
+fn figurines_are_never_drawn_as_a_box_with_the_fonts_here() {
+    // Every piece of both sides: the initial position.
+    for pieces in [PieceStyle::Figurines, PieceStyle::Letters] {
+        let d = Diagram::new(DiagramOptions {
+            pieces,
+            ..DiagramOptions::default()
+        });
+        let found = glyphs_found(&d.svg(&Position::initial(), &Marks::default()));
+        let drawn: BTreeSet<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+        assert!(
+            drawn.contains("K") || drawn.contains("♔"),
+            "{pieces:?}: {drawn:?}"
+        );
+        let boxes: Vec<&str> = (found.iter())
+            .filter(|(_, has)| !has)
+            .map(|(c, _)| c.as_str())
+            .collect();
+        assert!(boxes.is_empty(), "{pieces:?}: no font here has {boxes:?}");
     }
 }
 
