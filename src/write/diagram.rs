@@ -319,7 +319,7 @@ impl Diagram {
             PieceStyle::Figurines => {
                 let _ = write!(
                     Writer(out),
-                    "<g class=\"{}\" fill=\"#000\" font-family=\"DejaVu Sans, Noto Sans Symbols 2, Segoe UI Symbol, sans-serif\" font-size=\"26\" text-anchor=\"middle\">",
+                    "<g class=\"{}\" fill=\"#000\" font-family=\"DejaVu Sans, 'Noto Sans Symbols 2', 'Segoe UI Symbol', sans-serif\" font-size=\"26\" text-anchor=\"middle\">",
                     side_name(side)
                 );
                 let mut letters = Vec::new();
