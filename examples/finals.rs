@@ -35,7 +35,8 @@ impl Visitor for Finals {
 
     fn tag(&mut self, t: &TagRead<'_>, _cx: &mut Context) {
         let tag = &t.tag;
-        self.tags.push((tag.name.to_string(), tag.value.to_string()));
+        self.tags
+            .push((tag.name.to_string(), tag.value.to_string()));
     }
 
     fn setup(&mut self, pdtl: &mut Pdtl, _src: Source<'_>, _cx: &mut Context) {
@@ -114,8 +115,11 @@ mod tests {
             let games = finals(&input[..]).unwrap();
             let ends = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
             let seen = std::sync::Arc::clone(&ends);
-            let verify = ctlpgn_filter::Verify::default()
-                .on_game_end(move |end| seen.lock().unwrap().push(end.position.to_pdtl().to_string()));
+            let verify = ctlpgn_filter::Verify::default().on_game_end(move |end| {
+                seen.lock()
+                    .unwrap()
+                    .push(end.position.to_pdtl().to_string())
+            });
             let mut filter = ctlpgn_filter::FilterBuilder::new().verify(verify).build();
             filter.filter_bytes(&input);
             let ends = ends.lock().unwrap();

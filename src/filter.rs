@@ -4,14 +4,15 @@ use crate::diag::{Diagnostic, Severity};
 use crate::ledger::{Gate, Ledger};
 use crate::passes::{
     AsciiSeparators, Chain, DedupKey, DropComments, DropRatings, DropVariations, FanToLetters,
-    Pass, Reaches, Select, SelectPlies, SelectTags, Slot, TagPattern, UndoRedefine,
+    Pass, Reaches, Select, SelectDate, SelectPlies, SelectResult, SelectTags, Slot, TagPattern,
+    UndoRedefine,
 };
 use crate::pdtl::Pdtl;
 use crate::read::{IndexImpl, Reader, Resume, Settings, Sinks, Stop, Until};
 use crate::report::{CutShort, Origin, Report};
 use crate::stages::{Decided, Stages};
 use crate::verify::Verify;
-use crate::write::{Format, Writer, HELD_BYTES};
+use crate::write::{Columns, Format, Writer, HELD_BYTES};
 use std::io::{self, Read, Write};
 use std::ops::RangeInclusive;
 
@@ -58,6 +59,7 @@ pub const PASS_NAMES: [&str; 6] = [
 /// ```
 pub struct FilterBuilder {
     format: Format,
+    columns: Option<Columns>,
     typographic: bool,
     skip: Vec<&'static str>,
     verify: Option<Verify>,
@@ -86,6 +88,7 @@ impl FilterBuilder {
     pub fn new() -> FilterBuilder {
         FilterBuilder {
             format: Format::CtlPgn,
+            columns: None,
             typographic: false,
             skip: Vec::new(),
             verify: None,
@@ -289,6 +292,23 @@ impl FilterBuilder {
         self
     }
 
+    /// Leaves out a game written with a result `results` does not keep
+    /// (`--result`, [`SelectResult`]); called again, either result.
+    pub fn result(mut self, results: SelectResult) -> Self {
+        self.select.result = Some(match self.select.result.take() {
+            Some(r) => r.or(results),
+            None => results,
+        });
+        self
+    }
+
+    /// Leaves out a game whose `Date` is outside `range`, or unknown at
+    /// the precision it needs (`--date`, [`SelectDate`]).
+    pub fn date(mut self, range: SelectDate) -> Self {
+        self.select.date = Some(range);
+        self
+    }
+
     /// Leaves out a game whose main line has a number of half-moves
     /// outside `range` (`--plies`, [`SelectPlies`]).
     pub fn plies(mut self, range: RangeInclusive<u32>) -> Self {
@@ -357,6 +377,23 @@ impl FilterBuilder {
     /// Chooses the output format.
     pub fn format(mut self, format: Format) -> Self {
         self.format = format;
+        self
+    }
+
+    /// The columns of a listing ([`Format::Tsv`], [`Format::Csv`]; by
+    /// default [`Columns::default`]).
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Columns, FilterBuilder, Format};
+    /// let mut f = FilterBuilder::new()
+    ///     .format(Format::Tsv)
+    ///     .columns(Columns::parse("White,result,plies,line").unwrap())
+    ///     .build();
+    /// let (out, _, _) = f.filter_bytes(b"[Variant \"C'escacs\"]\n[White \"Sasal, Cesc\"]\n1. E7-E13, E21-E15\n2. F8-F12#\n");
+    /// assert_eq!(out, b"Sasal, Cesc\t3-0\t3\t1\n");
+    /// ```
+    pub fn columns(mut self, columns: Columns) -> Self {
+        self.columns = Some(columns);
         self
     }
 
@@ -455,13 +492,16 @@ impl FilterBuilder {
             extra: self.extra.into_iter().map(Slot::new).collect(),
             ..Chain::default()
         };
-        let writer = Writer::new(
+        let mut writer = Writer::new(
             self.format,
             self.split_variations,
             hook,
             self.held_bytes,
             self.typographic,
         );
+        if let Some(columns) = self.columns {
+            writer.set_columns(columns);
+        }
         Filter {
             reading: Settings {
                 index: self.index,

@@ -17,6 +17,7 @@ use crate::diag::{Diagnostic, DiagnosticKind, Severity};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::Outcome;
 use crate::pass::{Context, LeftOut};
+use crate::passes::TagPattern;
 use crate::report::{LeftOutCounts, Report};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -57,6 +58,11 @@ struct Book {
     /// The tag names a selection asks for: met in a game, or else the
     /// first name met that differs from it in case alone.
     tag_names: Vec<(String, Met)>,
+    /// The tag patterns a selection asks for, in order: whether a game
+    /// matched one loosely, its other groups holding.
+    patterns: Vec<(TagPattern, bool)>,
+    /// A game's tags held, every pattern group.
+    tags_held: bool,
 }
 
 /// Whether a tag name asked for was met in a game.
@@ -151,6 +157,64 @@ impl Ledger {
         }
     }
 
+    /// When no game read had tags that the selection's patterns (`--tag`,
+    /// `--player`) hold, those that a looser form of matched in a game
+    /// whose tags the selection otherwise held (a value typed plainly
+    /// anywhere inside the tag's, the glob `*VALUE*`; a glob in any case),
+    /// in the order asked: what to tell a user whose selection kept no
+    /// game.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{FilterBuilder, Ledger, TagPattern};
+    /// let ledger = Ledger::new();
+    /// let mut f = FilterBuilder::new()
+    ///     .select_tag(TagPattern::player("sal").unwrap())
+    ///     .ledger(ledger.clone())
+    ///     .build();
+    /// let (_, _, report) = f.filter_bytes(b"[Variant \"C'escacs\"]\n[White \"Sasal\"]\n1. E7-E13:\n*\n");
+    /// assert_eq!(report.games_written, 0); // `sal` starts no word of it
+    /// let loose: Vec<String> = ledger.loose_matches().iter().map(|p| p.pattern().into()).collect();
+    /// assert_eq!(loose, ["sal"]); // but it is inside one: `--player '*sal*'`
+    /// ```
+    pub fn loose_matches(&self) -> Vec<TagPattern> {
+        let book = self.book();
+        if book.tags_held {
+            return Vec::new();
+        }
+        book.patterns
+            .iter()
+            .filter(|(_, loose)| *loose)
+            .map(|(p, _)| p.clone())
+            .collect()
+    }
+
+    /// A selection asks for these tag patterns.
+    pub(crate) fn ask_patterns(&self, patterns: &[TagPattern]) {
+        let mut book = self.book();
+        for p in patterns {
+            if !book.patterns.iter().any(|(q, _)| same(p, q)) {
+                book.patterns.push((p.clone(), false));
+            }
+        }
+    }
+
+    /// A game's tags held every pattern group.
+    pub(crate) fn tags_held(&self) {
+        self.book().tags_held = true;
+    }
+
+    /// A game matched `pattern` loosely, its other groups holding.
+    pub(crate) fn matched_loosely(&self, pattern: &TagPattern) {
+        if let Some((_, loose)) = self
+            .book()
+            .patterns
+            .iter_mut()
+            .find(|(q, _)| same(pattern, q))
+        {
+            *loose = true;
+        }
+    }
+
     /// Distinct games written so far (with `--dedup`).
     pub fn distinct(&self) -> u64 {
         self.book().first.len() as u64
@@ -184,6 +248,11 @@ impl Ledger {
             last: stop_after == Some(book.written),
         }
     }
+}
+
+/// Are `a` and `b` the same pattern for the same tags?
+fn same(a: &TagPattern, b: &TagPattern) -> bool {
+    a.names() == b.names() && a.pattern() == b.pattern()
 }
 
 /// What the gate asks of a game, and holds between games.

@@ -48,7 +48,8 @@ mod visitor;
 mod write;
 
 pub use write::{
-    unescape_pgn, Diagram, DiagramOptions, Format, Marks, PieceStyle, VARIATION_PATH_TAG,
+    unescape_pgn, Column, Columns, ColumnsError, Diagram, DiagramOptions, Format, Marks,
+    PieceStyle, VARIATION_PATH_TAG,
 };
 
 pub use cut::{cut_at_games, cut_at_games_marked, Cuts, ORIGIN_MARK};
@@ -67,8 +68,8 @@ pub use grammar::redefine::{RedefineError, RedefineMap};
 pub use ledger::Ledger;
 pub use parallel::{run_parallel, run_parallel_into};
 pub use passes::{
-    Context, Flow, Interest, LeftOut, Pass, Reaches, SelectError, SelectPlies, SelectTags, Tag,
-    TagPattern, Variation,
+    Context, Flow, Interest, LeftOut, Pass, Reaches, SelectDate, SelectError, SelectPlies,
+    SelectResult, SelectTags, Tag, TagPattern, Variation,
 };
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
 pub use read::Sinks;

@@ -22,6 +22,7 @@ pub enum Flow {
 /// [`Context::leave_out`]). The [`crate::Report`] counts each reason
 /// ([`crate::LeftOutCounts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum LeftOut {
     /// The same start and moves as a game written before (`--dedup`); its
     /// bytes go to the duplicates sink, as read.
@@ -32,6 +33,13 @@ pub enum LeftOut {
     Plies,
     /// The main line never reaches the position asked for (`--reaches`).
     Position,
+    /// The result the game is written with is not one asked for (`--result`).
+    Result,
+    /// The game's `Date` is outside the range asked for (`--date`).
+    Date,
+    /// The game's `Date` is unknown at the precision the range needs: no
+    /// tag, `??` where the range's ends fall, or no date (`--date`).
+    DateUnknown,
     /// The game matches the selection, and `--invert` keeps the others.
     Inverted,
     /// A pass of your own left it out.
@@ -473,9 +481,38 @@ pub trait Pass: Send {
         Flow::Keep
     }
 
-    /// The result line the game was written with, when it has one; called
-    /// just before [`Pass::end_game`].
+    /// The result token read at the game's end, when it has one; called
+    /// just before [`Pass::end_game`]. The result the game is written
+    /// with, which may come from a `#` move or the `Result` tag instead,
+    /// is [`Pass::result_written`]'s.
     fn result(&mut self, _result: Outcome, _cx: &mut Context) {}
+
+    /// The result the game is written with, its result line and ndjson's
+    /// `result`: the result token read, else the winner of a `#` move,
+    /// else the `Result` tag's, else `*`. Called for every game, rejected
+    /// ones too, once every pass has ended it and before the run's
+    /// verdict on it, so that a pass may still leave it out here (as
+    /// `--result` does); a diagnostic reported here has no column.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Context, FilterBuilder, Outcome, Pass};
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// /// Keeps each game's result.
+    /// struct Results(Arc<Mutex<Vec<Outcome>>>);
+    /// impl Pass for Results {
+    ///     fn name(&self) -> &'static str { "results" }
+    ///     fn result_written(&mut self, result: Outcome, _cx: &mut Context) {
+    ///         self.0.lock().unwrap().push(result);
+    ///     }
+    /// }
+    /// let seen = Arc::new(Mutex::new(Vec::new()));
+    /// let mut f = FilterBuilder::new().pass(Box::new(Results(Arc::clone(&seen)))).build();
+    /// // No result token: White's mate, then the tag, then nothing.
+    /// f.filter_bytes(b"1. E7-E13#\n[Variant \"C'escacs\"]\n[Result \"1-1\"]\n1. E7-E13:\n\n1. F8-F12:\n");
+    /// assert_eq!(*seen.lock().unwrap(), [Outcome::WhiteWins, Outcome::Draw, Outcome::Unfinished]);
+    /// ```
+    fn result_written(&mut self, _result: Outcome, _cx: &mut Context) {}
 
     /// The game ends.
     fn end_game(&mut self, _cx: &mut Context) {}

@@ -62,6 +62,12 @@ pub struct LeftOutCounts {
     pub plies: u64,
     /// Games whose main line does not reach the position (`--reaches`).
     pub position: u64,
+    /// Games written with a result not asked for (`--result`).
+    pub result: u64,
+    /// Games dated outside the range (`--date`).
+    pub date: u64,
+    /// Games whose date is unknown at the precision the range needs (`--date`).
+    pub date_unknown: u64,
     /// Games a pass of your own left out.
     pub other: u64,
     /// Games that match the selection, left out by `--invert`.
@@ -71,7 +77,15 @@ pub struct LeftOutCounts {
 impl LeftOutCounts {
     /// Games left out, for any reason.
     pub fn total(&self) -> u64 {
-        self.duplicates + self.tag + self.plies + self.position + self.other + self.inverted
+        self.duplicates
+            + self.tag
+            + self.plies
+            + self.position
+            + self.result
+            + self.date
+            + self.date_unknown
+            + self.other
+            + self.inverted
     }
 
     /// Counts one more game left out for `reason`.
@@ -81,6 +95,9 @@ impl LeftOutCounts {
             LeftOut::Tag => &mut self.tag,
             LeftOut::Plies => &mut self.plies,
             LeftOut::Position => &mut self.position,
+            LeftOut::Result => &mut self.result,
+            LeftOut::Date => &mut self.date,
+            LeftOut::DateUnknown => &mut self.date_unknown,
             LeftOut::Other => &mut self.other,
             LeftOut::Inverted => &mut self.inverted,
         } += 1;
@@ -92,6 +109,9 @@ impl LeftOutCounts {
         self.tag += other.tag;
         self.plies += other.plies;
         self.position += other.position;
+        self.result += other.result;
+        self.date += other.date;
+        self.date_unknown += other.date_unknown;
         self.other += other.other;
         self.inverted += other.inverted;
     }
@@ -102,6 +122,9 @@ impl LeftOutCounts {
             tag: self.tag - before.tag,
             plies: self.plies - before.plies,
             position: self.position - before.position,
+            result: self.result - before.result,
+            date: self.date - before.date,
+            date_unknown: self.date_unknown - before.date_unknown,
             other: self.other - before.other,
             inverted: self.inverted - before.inverted,
         }

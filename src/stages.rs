@@ -186,6 +186,9 @@ impl Stages {
             before,
             ..
         } = self;
+        // The passes learn the result written first: `--result` may
+        // still leave the game out.
+        chain.result_written(result, cx);
         let writable = !cx.has_error() && cx.left_out().is_none();
         let v = if gate.orders() || gate.cut {
             let key = chain

@@ -36,10 +36,7 @@ use std::io::{self, Read};
 /// let (_, games) = read_games(input.as_bytes(), Plies::default()).unwrap();
 /// assert_eq!(games, [(3, false), (0, true)]); // E7-E7 goes nowhere: no half-move
 /// ```
-pub fn read_games<V: Visitor>(
-    input: impl Read,
-    mut visitor: V,
-) -> io::Result<(V, Vec<V::Output>)> {
+pub fn read_games<V: Visitor>(input: impl Read, mut visitor: V) -> io::Result<(V, Vec<V::Output>)> {
     let mut reader = Reader::new(input);
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut visitor)? {

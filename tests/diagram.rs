@@ -393,6 +393,17 @@ fn figurine(letter: u8, side: Side) -> String {
     }
 }
 
+/// What `--figurines` draws for a piece: its figurine, but the wyvern's
+/// and the guard's (U+1FA4F on, which few fonts have), drawn as letters.
+fn drawn_figurine(letter: u8, side: Side) -> String {
+    let f = figurine(letter, side);
+    if f.chars().all(|c| c < '\u{1FA00}') {
+        f
+    } else {
+        self::letter(letter, side)
+    }
+}
+
 /// The initial position and the real game's final one, in both views.
 fn positions_and_views() -> Vec<(Position, Side)> {
     let real = final_of(&std::fs::read("corpus/real-2023-09-08.ctl-pgn").unwrap()).0;
@@ -455,8 +466,66 @@ fn figurines_draw_each_piece_as_its_sides_figurine_on_its_hex_without_a_disc() {
         let svg = d.svg(&position, &Marks::default());
         for side in [Side::White, Side::Black] {
             let (glyphs, discs) = drawn(&svg, side, view);
-            assert_eq!(glyphs, pieces_of(&position, side, figurine), "{side:?}");
+            assert_eq!(
+                glyphs,
+                pieces_of(&position, side, drawn_figurine),
+                "{side:?}"
+            );
             assert!(discs.is_empty(), "{side:?}: {discs:?}");
+        }
+    }
+}
+
+/// The characters of `svg`'s text as resvg lays them out with the
+/// fonts of this machine: each, and whether a font had a glyph for it
+/// (else it is drawn as a box).
+fn glyphs_found(svg: &str) -> Vec<(String, bool)> {
+    fn walk(g: &usvg::Group, found: &mut Vec<(String, bool)>) {
+        for node in g.children() {
+            match node {
+                usvg::Node::Group(g) => walk(g, found),
+                usvg::Node::Text(t) => found.extend(
+                    (t.layouted().iter())
+                        .flat_map(|span| &span.positioned_glyphs)
+                        .map(|glyph| (glyph.text.clone(), glyph.id.0 != 0)),
+                ),
+                _ => {}
+            }
+        }
+    }
+    let mut opt = usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg, &opt).expect("resvg reads the SVG");
+    let mut found = Vec::new();
+    walk(tree.root(), &mut found);
+    found
+}
+
+#[test]
+fn figurines_are_never_drawn_as_a_box_with_the_fonts_here() {
+    // Every piece of both sides: the initial position.
+    for pieces in [PieceStyle::Figurines, PieceStyle::Letters] {
+        let d = Diagram::new(DiagramOptions {
+            pieces,
+            ..DiagramOptions::default()
+        });
+        let svg = d.svg(&Position::initial(), &Marks::default());
+        let found = glyphs_found(&svg);
+        // Each piece drawn is laid out with a font's glyph: a character no
+        // font has is laid out with none (a box), or left out.
+        for side in [Side::White, Side::Black] {
+            let glyphs: BTreeSet<String> = drawn(&svg, side, Side::White)
+                .0
+                .into_iter()
+                .map(|(_, glyph)| glyph)
+                .collect();
+            assert!(glyphs.len() >= 8, "{pieces:?}, {side:?}: {glyphs:?}");
+            for glyph in glyphs {
+                assert!(
+                    found.iter().any(|(c, has)| *c == glyph && *has),
+                    "{pieces:?}: no font here has {glyph}"
+                );
+            }
         }
     }
 }
@@ -541,11 +610,11 @@ fn diagrams_are_named_after_the_id_or_the_number_in_the_input() {
     let (code, err, files) = diagrams(&["--check"], TWO_GAMES);
     assert_eq!(code, Some(0), "{err}");
     let names: Vec<&str> = files.iter().map(|f| f.0.as_str()).collect();
-    assert_eq!(names, ["2.svg", "Cescacs-X01-en.svg"]);
+    assert_eq!(names, ["Cescacs-X01-en.svg", "stdin-2.svg"]);
     // Each shows its game's final position, as --final-pdtl gives it.
-    assert!(files[1].1.contains("<title>/28:v/27:dk/"));
-    assert!(files[1].1.contains("/15:3p4/"), "{}", &files[1].1[..400]);
-    assert!(files[0].1.contains("/12:3P3/"));
+    assert!(files[0].1.contains("<title>/28:v/27:dk/"));
+    assert!(files[0].1.contains("/15:3p4/"), "{}", &files[0].1[..400]);
+    assert!(files[1].1.contains("/12:3P3/"));
 }
 
 #[test]
@@ -555,12 +624,51 @@ fn a_name_given_twice_gets_a_number_after_it() {
     assert_eq!(
         names,
         [
-            "2.svg",
-            "4.svg",
             "Cescacs-X01-en-2.svg",
-            "Cescacs-X01-en.svg"
+            "Cescacs-X01-en.svg",
+            "stdin-2.svg",
+            "stdin-4.svg"
         ]
     );
+}
+
+#[test]
+fn games_without_an_id_are_named_after_their_input_so_that_inputs_never_collide() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = "[Variant \"C'escacs\"]\n1. F8-F12:\n*\n";
+    for name in ["2023-09-11.ctl-pgn", "2023-09-17.pgn.gz"] {
+        let path = dir.path().join(name);
+        if name.ends_with(".gz") {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut gz, game.as_bytes()).unwrap();
+            std::fs::write(&path, gz.finish().unwrap()).unwrap();
+        } else {
+            std::fs::write(&path, game).unwrap();
+        }
+    }
+    let boards = dir.path().join("boards");
+    let out = support::cmd()
+        .current_dir(dir.path())
+        .args([
+            "--check",
+            "--diagrams",
+            "boards",
+            "2023-09-11.ctl-pgn",
+            "2023-09-17.pgn.gz",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&boards)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["2023-09-11-1.svg", "2023-09-17-1.svg"]);
 }
 
 #[test]

@@ -124,3 +124,54 @@ fn the_exit_status_example_accepts_rejected_games_and_nothing_worse() {
         assert_eq!(status.success(), passes, "{example} on {input:?}");
     }
 }
+
+/// Runs each `$ COMMAND` of the first `console` block after `marker` in
+/// `doc`, from the repository's root, and compares its output with the
+/// lines shown after it; returns how many it ran.
+fn examples_print_what_they_show(doc: &str, marker: &str) -> usize {
+    let at = doc.find(marker).expect("the examples");
+    let block = &doc[at..];
+    let block = &block[block.find("```console\n").expect("a console block") + 11..];
+    let block = &block[..block.find("```").expect("closed")];
+    let bin = assert_cmd::cargo::cargo_bin("ctlpgn-filter");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut examples = 0;
+    for example in block.split("$ ").skip(1) {
+        let (command, shown) = example.split_once('\n').unwrap();
+        let command = command.split("      #").next().unwrap().trim();
+        let out = Command::new("bash")
+            .args(["-o", "pipefail", "-c", command])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), shown, "{command}");
+        examples += 1;
+    }
+    examples
+}
+
+/// The README's examples on the real games (the `console` block after the
+/// options in brief) print what it shows.
+#[test]
+fn the_readme_s_examples_on_the_real_games_print_what_it_shows() {
+    let readme = include_str!("../README.md");
+    assert_eq!(
+        examples_print_what_they_show(readme, "On the author's seven real games"),
+        5
+    );
+}
+
+/// So do the user guide's for the listing and the count.
+#[test]
+fn the_user_guide_s_listing_and_count_examples_print_what_it_shows() {
+    let guide = include_str!("../docs/user-guide.md");
+    assert_eq!(
+        examples_print_what_they_show(guide, "### Listing and count"),
+        2
+    );
+}

@@ -4,8 +4,10 @@
 //! The tests read what a visitor sees through one helper, [`log`] (and
 //! its [`Log`]): a change of the `Visitor` API changes that helper only.
 
+mod support;
+
 use ctlpgn_filter::read::{GameEnd, MoveRead, Skip, Source, TagRead, Visitor};
-use ctlpgn_filter::{read_games, Context, Filter, Pdtl};
+use ctlpgn_filter::{read_games, Context, Filter, FilterBuilder, Format, Pdtl};
 
 /// Everything a visitor is handed, one line an item: `begin`, `tag N=V`,
 /// `setup PDTL`, `move DEPTH NUMBER MOVE` (in standard letters), `comment
@@ -246,6 +248,74 @@ fn the_moves_read_are_those_the_filter_writes_on_the_real_games() {
         half_moves.push(lines[0].len());
     }
     assert_eq!(half_moves, [69, 100, 69, 86, 113, 122, 133]);
+}
+
+/// Each game's result line in canonical output (comments not kept): the
+/// last line of each game's text.
+fn written_results(output: &str) -> Vec<&str> {
+    output
+        .split("[Variant \"C'escacs\"]\n")
+        .skip(1)
+        .map(|game| game.trim_end().rsplit('\n').next().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_result_line_ndjson_and_the_visitor_give_one_result_on_every_corpus_file() {
+    let (mut mates, mut compared) = (0, 0);
+    for file in support::corpus_files() {
+        let input = std::fs::read(&file).unwrap();
+        let (out, _, report) = Filter::default().filter_bytes(&input);
+        let out = String::from_utf8(out).unwrap();
+        let written = written_results(&out);
+        let (json, _, _) = FilterBuilder::new()
+            .format(Format::Ndjson)
+            .build()
+            .filter_bytes(&input);
+        let ndjson: Vec<String> = String::from_utf8(json)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["result"].to_string())
+            .map(|r| r.trim_matches('"').to_string())
+            .collect();
+        assert_eq!(written, ndjson, "{}", file.display());
+        let (items, _) = seen(&input, false, false);
+        let visited: Vec<&str> = (items.iter())
+            .filter_map(|i| i.strip_prefix("end "))
+            .filter(|i| !i.ends_with(" rejected"))
+            .map(|i| i.split(' ').next().unwrap())
+            .collect();
+        // Where the passes reject no game the reader reads whole, the
+        // games the visitor reads whole are those written.
+        if visited.len() as u64 == report.games_written {
+            assert_eq!(written, visited, "{}", file.display());
+            compared += 1;
+        }
+        // Games whose result comes from their mate, no result line read.
+        mates += out.matches("#\n3-0\n").count() + out.matches("#\n0-3\n").count();
+    }
+    assert!(mates >= 6, "{mates} games end with a mate");
+    assert!(compared >= 100, "{compared} files compared");
+}
+
+#[test]
+fn a_game_without_a_result_line_is_written_with_its_mate_or_its_tag() {
+    let input = "[Variant \"C'escacs\"]\n1. E7-E13#\n\
+                 [Variant \"C'escacs\"]\n[Result \"1-1\"]\n1. E7-E13:\n\n\
+                 [Variant \"C'escacs\"]\n1. E7-E13, E21-E15#\n[Variant \"C'escacs\"]\n1. E7-E13:\n";
+    let ends: Vec<String> = log(input)
+        .into_iter()
+        .filter(|i| i.starts_with("end "))
+        .collect();
+    assert_eq!(
+        ends,
+        [
+            "end 3-0 line 1",
+            "end 1-1 line 3",
+            "end 0-3 line 7",
+            "end * line 9"
+        ]
+    );
 }
 
 #[test]

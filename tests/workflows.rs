@@ -411,7 +411,8 @@ fn final_pdtl_prints_each_games_end_position() {
     assert!(out.status.success());
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
-        "<stdin>:1: final position: /28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/13:3P4/8:3P3/7:4P3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ b RKRrkr E13@9-11 0 1\n"
+        "<stdin>:1: final position: /28:v/27:dk/26:gjg/25:rnnr/24:pejep/23:ppeepp/22:2pjp2/21:3pp3/20:3p3/13:3P4/8:3P3/7:4P3/6:2PJP2/5:PPEEPP/4:PEJEP/3:RNNR/2:GJG/1:DK/0:V/ b RKRrkr E13@9-11 0 1\n\
+         ctlpgn-filter: 1 game read, 1 coherent, 0 rejected, 0 warnings\n"
     );
 }
 
@@ -610,4 +611,35 @@ fn mark_origin_needs_cut() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_ends_with_the_summary_every_run_prints_unless_quiet() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let real: Vec<_> = [
+        "2020-07-20",
+        "2022-08-14.1",
+        "2022-08-14.2",
+        "2023-09-08",
+        "2023-09-11",
+        "2023-09-17",
+        "2023-09-18",
+    ]
+    .map(|d| corpus.join(format!("real-{d}.ctl-pgn")))
+    .to_vec();
+    let out = cmd().arg("--check").args(&real).output().unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.ends_with("ctlpgn-filter: 7 games read, 7 coherent, 0 rejected, 4 warnings\n"),
+        "{err}"
+    );
+    let out = cmd().args(["--check", "-q"]).args(&real).output().unwrap();
+    assert_eq!((out.status.code(), &out.stderr[..]), (Some(0), &b""[..]));
+    // A check of nothing says so too.
+    let out = cmd().arg("--check").write_stdin("").output().unwrap();
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "ctlpgn-filter: 0 games read, 0 coherent, 0 rejected, 0 warnings\n"
+    );
 }

@@ -4,7 +4,8 @@
 use super::inputs::GameFiles;
 use clap::{Command, CommandFactory, Parser, ValueEnum};
 use ctlpgn_filter::{
-    DiagramOptions, Pdtl, PieceStyle, SelectPlies, Side, TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES,
+    Columns, DiagramOptions, Pdtl, PieceStyle, SelectDate, SelectPlies, SelectResult, Side,
+    TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES,
 };
 use std::path::PathBuf;
 
@@ -61,10 +62,35 @@ pub struct Cli {
     /// A link back to a folder it is in is reported and skipped.
     #[arg(help_heading = "Inputs", short = 'L', long)]
     pub follow: bool,
-    /// Output format: ctl-pgn (the default) or ndjson.
+    /// Output format: ctl-pgn (the default), ndjson, tsv, csv.
+    ///
+    /// tsv and csv: a header line, then one line per game written, its
+    /// --columns: tsv with a tab between values and `\`, tab, line feed
+    /// and carriage return in them written `\\`, `\t`, `\n`, `\r`; csv
+    /// with a comma between values, each text quoted (`"` doubled), as RFC
+    /// 4180. The values are ndjson's, so `jq -r '[...] | @tsv'` (or `@csv`)
+    /// on ndjson writes the same lines.
     #[arg(help_heading = "Output", long, value_enum, default_value_t = OutputFormat::CtlPgn)]
     pub format: OutputFormat,
-    /// Write captures × and Black's first move …, as the notation prints them.
+    /// With --format tsv or csv, the columns, separated by commas.
+    ///
+    /// By default White,Black,Date,result,plies,file,line. file: the
+    /// input's name; line: where the game starts; plies: its main line's
+    /// half-moves; result: the result written (its result line, not its
+    /// Result tag); any other name, a tag's first value, empty if the game
+    /// has none (case counts: Result is the tag).
+    #[arg(help_heading = "Output", long, value_name = "LIST", value_parser = parse_columns,
+          hide_short_help = true)]
+    pub columns: Option<Columns>,
+    /// Print the number of games selected, and nothing else.
+    ///
+    /// The games that would be written: read, neither rejected nor left
+    /// out by a selection, --dedup or --stop-after.
+    #[arg(help_heading = "Output", long,
+          conflicts_with_all = ["format", "typographic", "in_place", "out_dir", "check", "cut",
+                                "split_variations"])]
+    pub count: bool,
+    /// Write captures × and Black's first move …, as printed.
     ///
     /// The form the notation's author's program reads (docs/authors-reader.md);
     /// dashes stay -, which it reads too. Read again, the output gives the
@@ -112,7 +138,10 @@ pub struct Cli {
     /// The main line is replayed on the board; no rules of play are checked.
     #[arg(help_heading = "Replay", long)]
     pub verify: bool,
-    /// --verify without output: diagnostics and status only.
+    /// Replay each game: is every move possible on the board (coherence, not the rules of play).
+    ///
+    /// --verify without output: diagnostics, a summary (`7 games read, 7
+    /// coherent, ...`; none with -q when all are) and the status only.
     #[arg(help_heading = "Replay", long, conflicts_with_all = ["output", "in_place", "out_dir", "format", "typographic"])]
     pub check: bool,
     /// With --verify or --check, print each written game's final position.
@@ -195,23 +224,47 @@ pub struct Cli {
     /// `-`: standard output; replaced like -o's FILE, and refused where it is.
     #[arg(help_heading = "Output", long, value_name = "FILE")]
     pub duplicates: Option<PathBuf>,
-    /// Keep the games whose tag NAME matches the glob PATTERN.
+    /// Keep the games whose tag NAME matches PATTERN.
     ///
-    /// The whole value must match (`*`, `?`, `[a-z]`, `{a,b}`; case
-    /// counts). Repeated: one of those for the same NAME must hold, and
-    /// those for different names all (`--tag Site=A* --tag Site=B*
-    /// --tag Event=*Open*`: site A or B, and an open event).
+    /// A PATTERN without glob characters matches at the start of the value
+    /// or of any word in it, case aside (`--tag Site=barcelona`); one with
+    /// them is a glob that the whole value must match, case counting (`*`,
+    /// `?`, `[a-z]`, `{a,b}`). Repeated: one of those for the same NAME
+    /// must hold, and those for different names all (`--tag 'Site=A*'
+    /// --tag 'Site=B*' --tag 'Event=*Open*'`: site A or B, and an open
+    /// event).
     #[arg(help_heading = "Selection", long = "tag", value_name = "NAME=PATTERN", value_parser = parse_tag)]
     pub tags: Vec<TagPattern>,
     /// Keep the games where White or Black matches PATTERN.
     ///
-    /// A glob over the White or the Black tag, as for --tag (pgn-extract's
-    /// -Tp). Repeated: any of them; with --tag: that too.
+    /// As for --tag (pgn-extract's -Tp): `--player sasal` matches `Sasal,
+    /// Cesc`, as `--player cesc` does; `--player 'Sasal*'` is a glob.
+    /// Repeated: any of them; with --tag: that too.
     #[arg(help_heading = "Selection", long = "player", value_name = "PATTERN", value_parser = parse_player)]
     pub players: Vec<TagPattern>,
+    /// Keep the games written with result R (3-0, white...).
+    ///
+    /// R: 3-0, 0-3, 1-1, 2-1, 1-2, * (quoted for the shell), or white
+    /// (3-0 or 2-1), black (0-3 or 1-2), draw (1-1); repeated: any of
+    /// them. The result the game is written with (its result line: the one
+    /// read, else a `#` move's mover wins, else its Result tag), not its
+    /// Result tag.
+    #[arg(help_heading = "Selection", long = "result", value_name = "R", value_parser = parse_result)]
+    pub results: Vec<SelectResult>,
+    /// Keep the games dated FROM..TO (2022, 2022-08..2023).
+    ///
+    /// Both ends included, each YYYY, YYYY-MM or YYYY-MM-DD: FROM from its
+    /// first day, TO to its last; one date alone is FROM..FROM. A Date
+    /// with `?` digits (2022-??-??, or PGN's 2022.??.??) is in the range
+    /// if every day it may be is; a game whose date is unknown at the
+    /// precision needed (no Date, or 2022-??-?? for 2022-08..) is in no
+    /// range, and counted apart.
+    #[arg(help_heading = "Selection", long, value_name = "FROM..TO", value_parser = parse_date)]
+    pub date: Option<SelectDate>,
     /// Write the games the selection leaves out (grep -v).
     ///
-    /// The selection: --tag, --player, --plies, --reaches (as grep -v).
+    /// The selection: --tag, --player, --result, --date, --plies,
+    /// --reaches (as grep -v).
     /// Rejected games are rejected all the same.
     #[arg(help_heading = "Selection", short = 'v', long)]
     pub invert: bool,
@@ -321,6 +374,10 @@ pub enum OutputFormat {
     CtlPgn,
     /// One JSON object per game.
     Ndjson,
+    /// One line per game, values separated by tabs (--columns).
+    Tsv,
+    /// One line per game, values separated by commas (--columns).
+    Csv,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -360,8 +417,19 @@ impl Cli {
     pub fn selects(&self) -> bool {
         !self.tags.is_empty()
             || !self.players.is_empty()
+            || !self.results.is_empty()
+            || self.date.is_some()
             || self.plies.is_some()
             || self.reaches.is_some()
+    }
+
+    /// The listing asked for (`--format tsv` or `csv`), if one is.
+    pub fn listing(&self) -> Option<ctlpgn_filter::Format> {
+        match self.format {
+            OutputFormat::Tsv => Some(ctlpgn_filter::Format::Tsv),
+            OutputFormat::Csv => Some(ctlpgn_filter::Format::Csv),
+            OutputFormat::CtlPgn | OutputFormat::Ndjson => None,
+        }
     }
 
     /// The files a folder's walk reads (`--glob`, `--hidden`); the globs
@@ -400,7 +468,25 @@ impl Cli {
                 .error(
                     clap::error::ErrorKind::MissingRequiredArgument,
                     "--invert writes the games a selection leaves out: \
-                     add --tag, --player, --plies or --reaches",
+                     add --tag, --player, --result, --date, --plies or --reaches",
+                )
+                .exit();
+        }
+        let listing = matches!(cli.format, OutputFormat::Tsv | OutputFormat::Csv);
+        if !listing && cli.columns.is_some() {
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    "--columns are a listing's: add --format tsv or --format csv",
+                )
+                .exit();
+        }
+        if listing && (cli.in_place || cli.out_dir.is_some() || cli.split_variations) {
+            Cli::command()
+                .error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    "--format tsv and csv write one listing of the games, one line each: \
+                     not with --in-place, --out-dir or --split-variations",
                 )
                 .exit();
         }
@@ -584,6 +670,18 @@ fn parse_player(s: &str) -> Result<TagPattern, String> {
     TagPattern::player(s).map_err(|e| e.to_string())
 }
 
+fn parse_result(s: &str) -> Result<SelectResult, String> {
+    SelectResult::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_date(s: &str) -> Result<SelectDate, String> {
+    SelectDate::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_columns(s: &str) -> Result<Columns, String> {
+    Columns::parse(s).map_err(|e| e.to_string())
+}
+
 /// `--jobs N`: a whole number, 0 for one thread per core.
 fn parse_jobs(s: &str) -> Result<usize, String> {
     s.parse().map_err(|_| {
@@ -628,8 +726,8 @@ fn parse_size(s: &str) -> Result<u64, String> {
 pub const EXIT_STATUS: &[(&str, &str)] = &[
     (
         "0",
-        "Every game was written, or left out as asked (--dedup, --tag, --player, --plies, \
-         --reaches, --invert) (with --check: every game is coherent).",
+        "Every game was written, or left out as asked (--dedup, --tag, --player, --result, \
+         --date, --plies, --reaches, --invert) (with --check: every game is coherent).",
     ),
     (
         "1",
@@ -649,8 +747,8 @@ pub const EXIT_STATUS: &[(&str, &str)] = &[
     ),
     (
         "4",
-        "A selection (--tag, --player, --plies, --reaches, --invert) kept no game, \
-         as grep's 1: nothing was rejected, nothing matched.",
+        "A selection (--tag, --player, --result, --date, --plies, --reaches, --invert) kept \
+         no game, as grep's 1: nothing was rejected, nothing matched.",
     ),
 ];
 
@@ -897,6 +995,18 @@ mod tests {
                 "{heading}:\n{long}"
             );
         }
+    }
+
+    #[test]
+    fn short_help_says_check_replays_for_coherence_not_the_rules_of_play() {
+        assert!(
+            words(&short_help()).contains(
+                "--check Replay each game: is every move possible on the board \
+                 (coherence, not the rules of play)"
+            ),
+            "{}",
+            short_help()
+        );
     }
 
     #[test]

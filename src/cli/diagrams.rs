@@ -1,11 +1,11 @@
 //! `--diagrams DIR`: an SVG of each written game's final position, and of
 //! each incoherent game's position before the move that does not fit.
 
-use super::streams;
+use super::{decode, streams};
 use ctlpgn_filter::{Diagram, DiagramOptions, GameEnd, Marks};
 use std::collections::{HashMap, HashSet};
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The folder written to, and what has been written there this run.
 pub struct Diagrams {
@@ -39,15 +39,16 @@ impl Diagrams {
     /// Writes the diagram `end` asks for, if any: a written game's final
     /// position, its last move marked; an incoherent game's position before
     /// the incoherent move, that move's hexes marked. Nothing for a game
-    /// left out, or rejected for another reason.
-    pub fn game_end(&mut self, end: &GameEnd<'_>) {
+    /// left out, or rejected for another reason. `input` is the name of
+    /// the input the game is read from.
+    pub fn game_end(&mut self, end: &GameEnd<'_>, input: &str) {
         let marks = match end.incoherent {
             _ if end.left_out || self.error.is_some() => return,
             Some(mv) => Marks::incoherent(mv),
             None if end.rejected => return,
             None => end.last_move.map(Marks::last_move).unwrap_or_default(),
         };
-        let name = self.name(end);
+        let name = self.name(end, input);
         self.svg.clear();
         self.diagram.write(end.position, &marks, &mut self.svg);
         let path = self.dir.join(name);
@@ -62,14 +63,16 @@ impl Diagrams {
     }
 
     /// `ID.svg` after the game's `Id` tag (a variation game's as its own
-    /// tag says, `ID-V-S:0:1`), or its number in the input; `-2`, `-3`...
-    /// after a name already given this run.
-    fn name(&mut self, end: &GameEnd<'_>) -> String {
+    /// tag says, `ID-V-S:0:1`), or after its input's stem and its number
+    /// there (`2023-09-11-1`, `2023-09-11-1-V-S:0:1`), so that the games of
+    /// several inputs never meet; `-2`, `-3`... after a name already given
+    /// this run.
+    fn name(&mut self, end: &GameEnd<'_>, input: &str) -> String {
         let path: Vec<String> = end.path.iter().map(u32::to_string).collect();
         let base = match (end.id, path.is_empty()) {
             (Some(id), _) => file_name(id),
-            (None, true) => end.number.to_string(),
-            (None, false) => format!("{}-V-S:{}", end.number, path.join(":")),
+            (None, true) => format!("{}-{}", stem(input), end.number),
+            (None, false) => format!("{}-{}-V-S:{}", stem(input), end.number, path.join(":")),
         };
         let mut name = format!("{base}.svg");
         if self.names.insert(name.clone()) {
@@ -84,6 +87,21 @@ impl Diagrams {
             }
         }
     }
+}
+
+/// An input's name as the start of a file name: its file's name without
+/// a compression suffix and its extension (`games/2023-09-11.ctl-pgn.gz`:
+/// `2023-09-11`); `stdin` for standard input.
+fn stem(input: &str) -> String {
+    if input == "<stdin>" {
+        return "stdin".to_string();
+    }
+    let name = decode::without_suffix(Path::new(input));
+    let stem = name
+        .file_stem()
+        .map(|s| s.to_string_lossy())
+        .unwrap_or_default();
+    file_name(&stem)
 }
 
 /// `id` as a file name: a `/`, a `\` or a control character becomes `_`,
@@ -107,7 +125,17 @@ fn file_name(id: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::file_name;
+    use super::{file_name, stem};
+
+    #[test]
+    fn an_input_s_stem_leaves_out_its_folders_extension_and_compression() {
+        assert_eq!(stem("corpus/real-2023-09-11.ctl-pgn"), "real-2023-09-11");
+        assert_eq!(stem("a/games.pgn.gz"), "games");
+        assert_eq!(stem("real-2022-08-14.1.ctl-pgn"), "real-2022-08-14.1");
+        assert_eq!(stem("saved"), "saved");
+        assert_eq!(stem("<stdin>"), "stdin");
+        assert_eq!(stem(".hidden.pgn"), "_.hidden");
+    }
 
     #[test]
     fn an_id_is_a_file_name_in_the_folder() {

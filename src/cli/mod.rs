@@ -167,9 +167,17 @@ fn run(cli: &Cli) -> io::Result<Outcome> {
         })?;
     } else {
         let mut out = Output::open(cli.output.as_deref().unwrap_or(Path::new("-")))?;
+        if let Some(format) = cli.listing() {
+            // Once, whatever the inputs and threads.
+            let columns = cli.columns.clone().unwrap_or_default();
+            out.writer().write_all(&columns.header(format))?;
+        }
         each_file(entries, &mut session, |s, path, _| {
             s.filter_or_skip(path, out.writer()).map(drop)
         })?;
+        if cli.count {
+            writeln!(out.writer(), "{}", session.games_written())?;
+        }
         out.commit()?;
     }
     session.finish()

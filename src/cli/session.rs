@@ -10,7 +10,7 @@ use super::output::Output;
 use super::streams::{self, reading, Named, STDIN};
 use ctlpgn_filter::{
     cut_at_games_marked, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger,
-    LeftOutCounts, Origin, Report, Severity, Sinks, Verify, ORIGIN_MARK,
+    LeftOutCounts, Origin, Report, Severity, Sinks, TagPattern, Verify, ORIGIN_MARK,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
@@ -58,9 +58,21 @@ fn filter_builder(
         .max_line_bytes(cli.max_line_bytes)
         .typographic(cli.typographic)
         .format(match cli.format {
+            _ if cli.count => Format::Count,
             OutputFormat::CtlPgn => Format::CtlPgn,
             OutputFormat::Ndjson => Format::Ndjson,
+            OutputFormat::Tsv => Format::Tsv,
+            OutputFormat::Csv => Format::Csv,
         });
+    if let Some(columns) = &cli.columns {
+        builder = builder.columns(columns.clone());
+    }
+    for r in &cli.results {
+        builder = builder.result(r.clone());
+    }
+    if let Some(d) = &cli.date {
+        builder = builder.date(d.clone());
+    }
     for p in &cli.skip_pass {
         builder = builder.skip_pass(p);
     }
@@ -85,11 +97,13 @@ fn filter_builder(
             let name = Arc::clone(name);
             let (final_pdtl, diagrams) = (cli.final_pdtl, diagrams.clone());
             verify = verify.on_game_end(move |end| {
+                let name = name.lock().expect("no thread panics holding it");
                 if let Some(d) = &diagrams {
-                    d.lock().expect("no thread panics holding it").game_end(end);
+                    d.lock()
+                        .expect("no thread panics holding it")
+                        .game_end(end, &name);
                 }
                 if final_pdtl && end.coherent && !end.rejected && !end.left_out {
-                    let name = name.lock().expect("no thread panics holding it");
                     if end.path.is_empty() {
                         say!("{name}:{}: final position: {}", end.line, end.position);
                     } else {
@@ -155,6 +169,12 @@ fn left_out_parts(cli: &Cli, l: &LeftOutCounts) -> Vec<String> {
         (l.duplicates, count(l.duplicates, "duplicate")),
         (l.tag, format!("{} not matching {tag}", l.tag)),
         (l.plies, format!("{} outside --plies", l.plies)),
+        (l.date, format!("{} outside --date", l.date)),
+        (
+            l.date_unknown,
+            format!("{} with an unknown date (--date)", l.date_unknown),
+        ),
+        (l.result, format!("{} not matching --result", l.result)),
         (l.position, format!("{} not reaching --reaches", l.position)),
         (
             l.inverted,
@@ -166,6 +186,57 @@ fn left_out_parts(cli: &Cli, l: &LeftOutCounts) -> Vec<String> {
     .filter(|(n, _)| *n > 0)
     .map(|(_, s)| s)
     .collect()
+}
+
+/// What a tag pattern that a game matched only loosely could be instead:
+/// a value typed plainly is found at a word's start, in any case, and
+/// would be inside one (the glob `*VALUE*`); a glob matches in the case
+/// written, and would in another.
+fn looser_hint(p: &TagPattern) -> String {
+    let option = |pattern: &str| {
+        let shown = shell_word(&if p.is_player() {
+            pattern.to_string()
+        } else {
+            format!("{}={pattern}", p.name())
+        });
+        if p.is_player() {
+            format!("--player {shown}")
+        } else {
+            format!("--tag {shown}")
+        }
+    };
+    let asked = option(p.pattern());
+    let value = if p.is_player() { "name" } else { "value" };
+    if !p.is_glob() {
+        return format!(
+            "{asked} starts no {value} and no word of one, in any case; some games have it \
+             inside a word: {} selects those",
+            option(&format!("*{}*", p.pattern()))
+        );
+    }
+    let plain = p.pattern().trim_matches('*');
+    let instead = if !plain.is_empty() && TagPattern::player(plain).is_ok_and(|q| !q.is_glob()) {
+        format!(
+            "; {} matches a {value}'s start or a word's, in any case",
+            option(plain)
+        )
+    } else {
+        String::new()
+    };
+    format!("{asked} matches some games in another case only: a glob's case counts{instead}")
+}
+
+/// `word` as a shell reads it back: in single quotes when it holds more
+/// than letters, digits and `-_.=,:`.
+fn shell_word(word: &str) -> String {
+    let plain = word
+        .chars()
+        .all(|c| c.is_alphanumeric() || "-_.=,:".contains(c));
+    if plain && !word.is_empty() {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// `n` and `noun`, in the plural unless `n` is 1: `1 game`, `2 games`.
@@ -491,7 +562,7 @@ impl<'c> Session<'c> {
             out,
             counting: !progress.is_hidden(),
             bar: &progress,
-            ndjson: cli.format == OutputFormat::Ndjson,
+            line_a_game: cli.format != OutputFormat::CtlPgn,
             at_line_start: true,
             games: 0,
         };
@@ -598,6 +669,9 @@ impl<'c> Session<'c> {
                 "not_matching_tag": r.left_out.tag,
                 "outside_plies": r.left_out.plies,
                 "not_reaching": r.left_out.position,
+                "not_matching_result": r.left_out.result,
+                "outside_date": r.left_out.date,
+                "date_unknown": r.left_out.date_unknown,
                 "matching_inverted": r.left_out.inverted,
                 "left_out_by_pass": r.left_out.other,
             });
@@ -656,6 +730,7 @@ impl<'c> Session<'c> {
         if self.cli.stats && self.cli.format == OutputFormat::Ndjson {
             self.print_stats(None, &t);
         } else if self.cli.stats
+            || self.cli.check && !self.cli.quiet
             || chose
             || rejected_any(&t)
             || self.unreadable > 0
@@ -688,6 +763,8 @@ impl<'c> Session<'c> {
             // or left out.
             let kept = if self.cli.check {
                 "coherent"
+            } else if self.cli.count {
+                "counted"
             } else {
                 "written"
             };
@@ -722,6 +799,9 @@ impl<'c> Session<'c> {
                     "matching the selection"
                 }
             );
+            if !self.cli.invert {
+                self.say_looser();
+            }
         }
         Ok(Outcome {
             total: t,
@@ -729,6 +809,31 @@ impl<'c> Session<'c> {
             binary: self.binary + self.utf16,
             nothing_selected,
         })
+    }
+
+    /// The games read, written (with `--count`: counted).
+    pub fn games_written(&self) -> u64 {
+        self.total.games_written
+    }
+
+    /// When nothing was selected: the games a looser selection would
+    /// find, by date or by a tag pattern loosened.
+    fn say_looser(&self) {
+        let vague = self.total.left_out.date_unknown;
+        if vague > 0 {
+            say!(
+                "ctlpgn-filter: {} a date --date cannot place (no Date tag, or ?? where \
+                 the range needs digits): such a game is in no range",
+                if vague == 1 {
+                    "1 game has".to_string()
+                } else {
+                    format!("{vague} games have")
+                }
+            );
+        }
+        for p in self.ledger.loose_matches() {
+            say!("ctlpgn-filter: {}", looser_hint(&p));
+        }
     }
 
     /// Warns of each tag name `--tag` or `--player` asks for that no game
@@ -766,7 +871,8 @@ struct GameCounter<'a> {
     /// The bar shows, so that games are counted (asked once: it locks).
     counting: bool,
     bar: &'a ProgressBar,
-    ndjson: bool,
+    /// A game is a line (ndjson, a listing), not a `[Variant` line on.
+    line_a_game: bool,
     at_line_start: bool,
     games: u64,
 }
@@ -776,12 +882,12 @@ impl Write for GameCounter<'_> {
         let n = self.out.write(buf)?;
         if self.counting {
             let written = &buf[..n];
-            let mut games = if self.ndjson {
+            let mut games = if self.line_a_game {
                 memchr::memchr_iter(b'\n', written).count()
             } else {
                 memchr::memmem::find_iter(written, b"\n[Variant ").count()
             };
-            if !self.ndjson && self.at_line_start && written.starts_with(b"[Variant ") {
+            if !self.line_a_game && self.at_line_start && written.starts_with(b"[Variant ") {
                 games += 1;
             }
             if let Some(&last) = written.last() {

@@ -280,6 +280,11 @@ impl Chain {
         each_pass!(&mut *self, |p, _w| p.verdict(left_out, cx));
     }
 
+    /// The result the game is written with (see [`Pass::result_written`]).
+    pub fn result_written(&mut self, result: Outcome, cx: &mut Context) {
+        each_pass!(&mut *self, |p, _w| p.result_written(result, cx));
+    }
+
     pub fn end_game(&mut self, result: Option<Outcome>, cx: &mut Context) {
         each_pass!(&mut *self, |p, _w| {
             if let Some(r) = result {

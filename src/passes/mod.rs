@@ -4,7 +4,9 @@
 mod ascii;
 mod chain;
 mod comments;
+mod dates;
 mod fan;
+mod names;
 mod ratings;
 mod redefine;
 mod select;
@@ -13,10 +15,11 @@ mod variations;
 pub use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag, Variation};
 pub use ascii::AsciiSeparators;
 pub use comments::DropComments;
+pub use dates::SelectDate;
 pub use fan::FanToLetters;
 pub use ratings::DropRatings;
 pub use redefine::UndoRedefine;
-pub use select::{Reaches, SelectError, SelectPlies, SelectTags, TagPattern};
+pub use select::{Reaches, SelectError, SelectPlies, SelectResult, SelectTags, TagPattern};
 pub use variations::DropVariations;
 
 pub(crate) use chain::{Chain, Slot};

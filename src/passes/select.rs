@@ -8,6 +8,8 @@
 //! A game left out is neither written nor rejected: the pass says so with
 //! [`Context::leave_out`], and the reader counts it in the report.
 
+use super::dates::SelectDate;
+use super::names::{is_glob, Words};
 use crate::grammar::model::{HalfMove, Outcome};
 use crate::ledger::Ledger;
 use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag};
@@ -30,11 +32,13 @@ impl fmt::Display for SelectError {
 
 impl std::error::Error for SelectError {}
 
-/// A tag a game must have, with a value that matches a glob: `*` any
-/// characters, `?` one, `[abc]` / `[!abc]` / `[a-z]` one of a set,
-/// `{a,b}` either, `\*` a literal `*`. The whole value must match, case
-/// counts, and the value is compared with its PGN escapes undone (`\"` is
-/// `"`).
+/// A tag a game must have, with a value that matches: a value typed
+/// plainly (no `*`, `?`, `[`, `{` or `\`) matches at the start of the tag's
+/// value or of any word in it, case aside (`Sasal` and `cesc` match
+/// `Sasal, Cesc`; `sal` does not); a glob matches the whole value, case
+/// counting: `*` any characters, `?` one, `[abc]` / `[!abc]` / `[a-z]` one
+/// of a set, `{a,b}` either, `\*` a literal `*`. The value is compared
+/// with its PGN escapes undone (`\"` is `"`).
 ///
 /// ```
 /// use ctlpgn_filter::TagPattern;
@@ -42,6 +46,10 @@ impl std::error::Error for SelectError {}
 /// assert_eq!(p.name(), "Id");
 /// assert!(p.matches("Cescacs-A0001-24"));
 /// assert!(!p.matches("Cescacs-X01-en"));
+/// assert!(!p.matches("cescacs-A0001-24")); // a glob's case counts
+/// let p = TagPattern::parse("Site=barcelona").unwrap();
+/// assert!(p.matches("Barcelona, Catalunya ESP"));
+/// assert!(p.matches("Moià (Barcelona), Catalunya ESP"));
 /// assert!(TagPattern::parse("Event").is_err()); // no `=`
 /// ```
 #[derive(Clone, Debug)]
@@ -49,7 +57,20 @@ pub struct TagPattern {
     /// The tags it looks at: one, or `White` and `Black` for a player.
     names: Vec<String>,
     pattern: String,
-    glob: GlobMatcher,
+    matcher: Matcher,
+}
+
+/// How a [`TagPattern`] matches, and how a looser match would.
+#[derive(Clone, Debug)]
+enum Matcher {
+    /// A value typed plainly: at a word's start, case aside; looser,
+    /// anywhere inside, in the case typed.
+    Words(Words),
+    /// A glob over the whole value, case counting; looser, in any case.
+    Glob {
+        glob: GlobMatcher,
+        any_case: GlobMatcher,
+    },
 }
 
 impl TagPattern {
@@ -67,7 +88,7 @@ impl TagPattern {
         Ok(TagPattern {
             names: vec![name.to_string()],
             pattern: pattern.to_string(),
-            glob: glob(pattern, &format!("{name}={pattern}"))?,
+            matcher: Matcher::new(pattern, &format!("{name}={pattern}"))?,
         })
     }
 
@@ -79,12 +100,13 @@ impl TagPattern {
     /// let p = TagPattern::player("Sasal*").unwrap();
     /// assert_eq!(p.names(), ["White", "Black"]);
     /// assert!(p.matches("Sasal, Cesc"));
+    /// assert!(TagPattern::player("cesc").unwrap().matches("Sasal, Cesc"));
     /// ```
     pub fn player(pattern: &str) -> Result<TagPattern, SelectError> {
         Ok(TagPattern {
             names: vec!["White".to_string(), "Black".to_string()],
             pattern: pattern.to_string(),
-            glob: glob(pattern, pattern)?,
+            matcher: Matcher::new(pattern, pattern)?,
         })
     }
 
@@ -92,7 +114,8 @@ impl TagPattern {
     pub fn parse(arg: &str) -> Result<TagPattern, SelectError> {
         let Some((name, pattern)) = arg.split_once('=') else {
             return Err(SelectError(format!(
-                "{arg:?}: write NAME=PATTERN, as in Event=*Open* (PATTERN is a glob)"
+                "{arg:?}: write NAME=PATTERN, as in Event=open (a word's start, case aside) \
+                 or Event=*Open* (a glob)"
             )));
         };
         TagPattern::new(name, pattern)
@@ -108,35 +131,74 @@ impl TagPattern {
         &self.names
     }
 
+    /// Is it for a player (`--player`): the `White` or the `Black` tag?
+    pub fn is_player(&self) -> bool {
+        self.names.len() == 2
+    }
+
     /// Does it look at the tag `name`?
     fn is_for(&self, name: &str) -> bool {
         self.names.iter().any(|n| n == name)
     }
 
-    /// The glob, as given.
+    /// The pattern, as given.
     pub fn pattern(&self) -> &str {
         &self.pattern
     }
 
+    /// Is it a glob (else a value typed plainly)?
+    pub fn is_glob(&self) -> bool {
+        matches!(self.matcher, Matcher::Glob { .. })
+    }
+
     /// Does `value` (PGN escapes as written) match?
     pub fn matches(&self, value: &str) -> bool {
+        self.on_value(value, |m, v| match m {
+            Matcher::Words(w) => w.matches(v),
+            Matcher::Glob { glob, .. } => glob.is_match(v),
+        })
+    }
+
+    /// Would a looser pattern match `value`: a plain value anywhere
+    /// inside it (the glob `*VALUE*`), a glob in any case?
+    pub(crate) fn loosely_matches(&self, value: &str) -> bool {
+        self.on_value(value, |m, v| match m {
+            Matcher::Words(w) => w.inside(v),
+            Matcher::Glob { any_case, .. } => any_case.is_match(v),
+        })
+    }
+
+    /// `test` of the matcher on `value`, its PGN escapes undone.
+    fn on_value(&self, value: &str, test: impl Fn(&Matcher, &str) -> bool) -> bool {
         if value.contains('\\') {
             let plain = crate::write::unescape_pgn(value.as_bytes());
-            self.glob.is_match(String::from_utf8_lossy(&plain).as_ref())
+            test(&self.matcher, String::from_utf8_lossy(&plain).as_ref())
         } else {
-            self.glob.is_match(value)
+            test(&self.matcher, value)
         }
     }
 }
 
-/// `pattern` as a glob; `shown` names it in an error.
-fn glob(pattern: &str, shown: &str) -> Result<GlobMatcher, SelectError> {
-    Ok(GlobBuilder::new(pattern)
-        .literal_separator(false)
-        .backslash_escape(true)
-        .build()
-        .map_err(|e| SelectError(format!("{shown}: {}", e.kind())))?
-        .compile_matcher())
+impl Matcher {
+    /// `pattern` as typed; `shown` names it in an error.
+    fn new(pattern: &str, shown: &str) -> Result<Matcher, SelectError> {
+        if !is_glob(pattern) {
+            return Ok(Matcher::Words(Words::new(pattern)));
+        }
+        let glob = |any_case: bool| -> Result<GlobMatcher, SelectError> {
+            Ok(GlobBuilder::new(pattern)
+                .literal_separator(false)
+                .backslash_escape(true)
+                .case_insensitive(any_case)
+                .build()
+                .map_err(|e| SelectError(format!("{shown}: {}", e.kind())))?
+                .compile_matcher())
+        };
+        Ok(Matcher::Glob {
+            glob: glob(false)?,
+            any_case: glob(true)?,
+        })
+    }
 }
 
 /// Leaves out a game unless its tags match the patterns: patterns for the
@@ -164,6 +226,15 @@ pub struct SelectTags {
     group: Vec<usize>,
     /// Which groups a tag of this game matched.
     held: Vec<bool>,
+    /// Which groups a tag of this game matched loosely
+    /// ([`TagPattern::loosely_matches`]), and by which pattern.
+    loose: Vec<Option<usize>>,
+    /// The patterns the ledger was told a game matched loosely; how many
+    /// are not, so that none is looked for once all are, or once a game's
+    /// tags held (then the tags found games, and no looser match is
+    /// told of).
+    told: Vec<bool>,
+    untold: usize,
     /// The tag names asked for and not yet met in a game, told to the
     /// ledger as they are met (for [`Ledger::unmet_tag_names`]).
     ///
@@ -196,6 +267,7 @@ impl SelectTags {
             group.push(g);
         }
         let held = vec![false; groups.len()];
+        let loose = vec![None; groups.len()];
         let mut unmet: Vec<Unmet> = Vec::new();
         for name in patterns.iter().flat_map(TagPattern::names) {
             if !unmet.iter().any(|u| &u.name == name) {
@@ -206,9 +278,12 @@ impl SelectTags {
             }
         }
         SelectTags {
+            told: vec![false; patterns.len()],
+            untold: patterns.len(),
             patterns,
             group,
             held,
+            loose,
             unmet,
             ledger: None,
         }
@@ -218,10 +293,72 @@ impl SelectTags {
         self.patterns
     }
 
-    /// Tells `ledger` the tag names asked for, and then which are met.
+    /// Tells `ledger` the tag names and patterns asked for, and then
+    /// which names are met, and which patterns a game matched loosely.
     pub(crate) fn tell(&mut self, ledger: &Ledger) {
         ledger.ask_tag_names(self.unmet.iter().map(|u| u.name.as_str()));
+        ledger.ask_patterns(&self.patterns);
         self.ledger = Some(ledger.clone());
+    }
+
+    /// A new game: no group held.
+    fn begin(&mut self) {
+        self.held.fill(false);
+        self.loose.fill(None);
+    }
+
+    /// A tag of the game: which groups it holds, or, while a pattern is
+    /// not yet told, holds loosely.
+    fn see(&mut self, tag: &Tag<'_>) {
+        if !self.unmet.is_empty() {
+            self.meet(tag.name);
+        }
+        for (i, (p, &g)) in self.patterns.iter().zip(&self.group).enumerate() {
+            if self.held[g] || !p.is_for(tag.name) {
+                continue;
+            }
+            if p.matches(tag.value) {
+                self.held[g] = true;
+            } else if self.untold > 0
+                && !self.told[i]
+                && self.loose[g].is_none()
+                && p.loosely_matches(tag.value)
+            {
+                self.loose[g] = Some(i);
+            }
+        }
+    }
+
+    /// The game's tags are all read: when they fail, but every group
+    /// holds or holds loosely, tells the ledger the patterns that held
+    /// loosely (for [`Ledger::loose_matches`]), each once.
+    ///
+    /// [`Ledger::loose_matches`]: crate::Ledger::loose_matches
+    fn end(&mut self) {
+        if self.untold == 0 {
+            return;
+        }
+        if self.all_held() {
+            self.untold = 0;
+            if let Some(ledger) = &self.ledger {
+                ledger.tags_held();
+            }
+            return;
+        }
+        let groups = self.held.iter().zip(&self.loose);
+        if !groups.clone().all(|(&h, l)| h || l.is_some()) {
+            return;
+        }
+        for (_, l) in groups.filter(|(&h, _)| !h) {
+            let i = l.expect("held loosely");
+            if !self.told[i] {
+                self.told[i] = true;
+                self.untold -= 1;
+                if let Some(ledger) = &self.ledger {
+                    ledger.matched_loosely(&self.patterns[i]);
+                }
+            }
+        }
     }
 
     /// Does every group hold for the tags read so far?
@@ -262,22 +399,16 @@ impl Pass for SelectTags {
     }
 
     fn begin_game(&mut self, _cx: &mut Context) {
-        self.held.fill(false);
+        self.begin();
     }
 
     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
-        if !self.unmet.is_empty() {
-            self.meet(tag.name);
-        }
-        for (p, &g) in self.patterns.iter().zip(&self.group) {
-            if !self.held[g] && p.is_for(tag.name) && p.matches(tag.value) {
-                self.held[g] = true;
-            }
-        }
+        self.see(tag);
         Flow::Keep
     }
 
     fn end_game(&mut self, cx: &mut Context) {
+        self.end();
         if !self.all_held() {
             cx.leave_out(LeftOut::Tag);
         }
@@ -523,10 +654,127 @@ impl DedupKey {
     }
 }
 
+/// Leaves out a game written with a result not asked for (`--result`):
+/// the result it is written with ([`Pass::result_written`]: its result
+/// line, so a game that ends with `#` and no result line is its mover's
+/// win), not its `Result` tag. Results: `3-0`, `2-1`, `0-3`, `1-2`,
+/// `1-1`, `*`, or the words `white` (`3-0` or `2-1`: White scores more),
+/// `black` (`0-3` or `1-2`) and `draw` (`1-1`); several are alternatives
+/// ([`SelectResult::or`]).
+///
+/// ```
+/// use ctlpgn_filter::{FilterBuilder, SelectResult};
+/// let white = SelectResult::parse("white").unwrap();
+/// let mut f = FilterBuilder::new().result(white).build();
+/// // Mate by White, no result line; a Result tag that says 0-3 is not read.
+/// let (_, _, report) = f.filter_bytes(
+///     b"[Variant \"C'escacs\"]\n[Result \"0-3\"]\n1. E7-E13#\n\
+///       [Variant \"C'escacs\"]\n1. E7-E13:\n1-1\n",
+/// );
+/// assert_eq!((report.games_written, report.left_out.result), (1, 1));
+/// ```
+#[derive(Clone, Debug)]
+pub struct SelectResult {
+    /// The results kept, a bit each ([`Outcome`] as a bit number).
+    wanted: u8,
+    /// The result the game read is written with, once known.
+    written: Option<Outcome>,
+}
+
+impl SelectResult {
+    /// A result as written (`3-0`, `*`...), or `white`, `black`, `draw`.
+    pub fn parse(s: &str) -> Result<SelectResult, SelectError> {
+        let results: &[Outcome] = match s.trim().to_ascii_lowercase().as_str() {
+            "white" => &[Outcome::WhiteWins, Outcome::WhiteStalemates],
+            "black" => &[Outcome::BlackWins, Outcome::BlackStalemates],
+            "draw" => &[Outcome::Draw],
+            t => match Outcome::parse(t) {
+                Some(r) => return Ok(SelectResult::of(&[r])),
+                None => {
+                    return Err(SelectError(format!(
+                        "{s:?} is no result: write 3-0, 2-1, 0-3, 1-2, 1-1 or * (quoted for the \
+                         shell), or white, black or draw"
+                    )))
+                }
+            },
+        };
+        Ok(SelectResult::of(results))
+    }
+
+    /// Keeps the games written with one of `results`.
+    pub fn of(results: &[Outcome]) -> SelectResult {
+        SelectResult {
+            wanted: results.iter().fold(0, |w, &r| w | bit(r)),
+            written: None,
+        }
+    }
+
+    /// The games either keeps.
+    pub fn or(self, other: SelectResult) -> SelectResult {
+        SelectResult {
+            wanted: self.wanted | other.wanted,
+            written: None,
+        }
+    }
+
+    /// The results it keeps, in the order of [`Outcome`]'s variants.
+    ///
+    /// ```
+    /// use ctlpgn_filter::{Outcome, SelectResult};
+    /// let r = SelectResult::parse("draw").unwrap().or(SelectResult::parse("*").unwrap());
+    /// assert_eq!(r.results(), [Outcome::Draw, Outcome::Unfinished]);
+    /// ```
+    pub fn results(&self) -> Vec<Outcome> {
+        ALL_OUTCOMES
+            .into_iter()
+            .filter(|&r| self.wanted & bit(r) != 0)
+            .collect()
+    }
+
+    /// Does the game read hold: written with a result kept?
+    fn holds(&self) -> bool {
+        self.written.is_some_and(|r| self.wanted & bit(r) != 0)
+    }
+}
+
+/// Every result, in the order of [`Outcome`]'s variants.
+const ALL_OUTCOMES: [Outcome; 6] = [
+    Outcome::WhiteWins,
+    Outcome::WhiteStalemates,
+    Outcome::BlackWins,
+    Outcome::BlackStalemates,
+    Outcome::Draw,
+    Outcome::Unfinished,
+];
+
+/// A result's bit in [`SelectResult`]'s set.
+fn bit(r: Outcome) -> u8 {
+    1 << r as u8
+}
+
+impl Pass for SelectResult {
+    fn name(&self) -> &'static str {
+        "select-result"
+    }
+
+    fn interest(&self, _cx: &Context) -> Interest {
+        Interest::NONE
+    }
+
+    fn result_written(&mut self, result: Outcome, cx: &mut Context) {
+        self.written = Some(result);
+        if !self.holds() {
+            cx.leave_out(LeftOut::Result);
+        }
+    }
+}
+
 /// The built-in slot of the chain for all of the above, called without
-/// dynamic dispatch, in the order tag, plies, position: a game left out by
-/// one is counted under the first that leaves it out, and once its tags
-/// fail, none of its moves is looked at. It reads the main line as written
+/// dynamic dispatch, in the order tag, date, result, plies, position: a
+/// game left out by one is counted under the first that leaves it out,
+/// and once its tags or date fail, none of its moves is looked at. It
+/// decides once the result the game is written with is known
+/// ([`Pass::result_written`]), after every pass has ended the game. It reads the main line as written
 /// ([`Interest::MAIN_LINE`]: the reader hands it each half-move after the
 /// chain, read-only), not as a pass that may rewrite it, which costs a
 /// copy and a compare a move; and, but for [`Reaches`], which replays the
@@ -537,6 +785,8 @@ pub(crate) struct Select {
     pub tags: Option<SelectTags>,
     pub plies: Option<SelectPlies>,
     pub reaches: Option<Reaches>,
+    pub result: Option<SelectResult>,
+    pub date: Option<SelectDate>,
     pub dedup: Option<DedupKey>,
     /// `--invert`: leave out the games the selection keeps, keep the others.
     pub invert: bool,
@@ -548,16 +798,33 @@ impl Select {
         !self.selects() && self.dedup.is_none() && !self.invert
     }
 
-    /// Is a selection asked for (tags, plies, a position)?
+    /// Is a selection asked for (tags, date, result, plies, a position)?
     pub fn selects(&self) -> bool {
-        self.tags.is_some() || self.plies.is_some() || self.reaches.is_some()
+        self.tags.is_some()
+            || self.date.is_some()
+            || self.result.is_some()
+            || self.plies.is_some()
+            || self.reaches.is_some()
+    }
+
+    /// Do the tags read so far leave the game out: its tag patterns, or
+    /// its date?
+    fn tags_fail(&self) -> Option<LeftOut> {
+        if self.tags.as_ref().is_some_and(|t| !t.all_held()) {
+            Some(LeftOut::Tag)
+        } else {
+            self.date.as_ref().and_then(SelectDate::fails)
+        }
     }
 
     /// Why the selection leaves the game read so far out, if it does: the
-    /// first test it fails, in the order tags, plies, position.
+    /// first test it fails, in the order tags, date, result, plies,
+    /// position.
     fn fails(&self) -> Option<LeftOut> {
-        if self.tags.as_ref().is_some_and(|t| !t.all_held()) {
-            Some(LeftOut::Tag)
+        if let Some(reason) = self.tags_fail() {
+            Some(reason)
+        } else if self.result.as_ref().is_some_and(|r| !r.holds()) {
+            Some(LeftOut::Result)
         } else if self.plies.as_ref().is_some_and(|p| !p.holds()) {
             Some(LeftOut::Plies)
         } else if self.reaches.as_ref().is_some_and(|r| !r.reached) {
@@ -578,11 +845,12 @@ impl Pass for Select {
     fn interest(&self, _cx: &Context) -> Interest {
         // The tags, to match them (asked as the game begins); then the main
         // line, unless the tags already leave the game out.
-        let tags = match self.tags {
-            Some(_) => Interest::TAGS,
-            None => Interest::NONE,
+        let tags = if self.tags.is_some() || self.date.is_some() {
+            Interest::TAGS
+        } else {
+            Interest::NONE
         };
-        let tags_fail = self.tags.as_ref().is_some_and(|t| !t.all_held());
+        let tags_fail = self.tags_fail().is_some();
         if tags_fail && self.invert {
             // Kept whatever its moves: only `--dedup` reads them.
             match self.dedup {
@@ -602,7 +870,13 @@ impl Pass for Select {
 
     fn begin_game(&mut self, cx: &mut Context) {
         if let Some(p) = &mut self.tags {
-            p.begin_game(cx);
+            p.begin();
+        }
+        if let Some(p) = &mut self.date {
+            p.begin_game();
+        }
+        if let Some(p) = &mut self.result {
+            p.written = None;
         }
         if let Some(p) = &mut self.plies {
             p.begin_game(cx);
@@ -615,9 +889,12 @@ impl Pass for Select {
         }
     }
 
-    fn tag(&mut self, tag: &Tag<'_>, cx: &mut Context) -> Flow {
+    fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
         if let Some(p) = &mut self.tags {
-            p.tag(tag, cx);
+            p.see(tag);
+        }
+        if let Some(p) = &mut self.date {
+            p.tag(tag);
         }
         Flow::Keep
     }
@@ -651,7 +928,14 @@ impl Pass for Select {
         }
     }
 
-    fn end_game(&mut self, cx: &mut Context) {
+    /// Decides, the game's result written known.
+    fn result_written(&mut self, result: Outcome, cx: &mut Context) {
+        if let Some(r) = &mut self.result {
+            r.written = Some(result);
+        }
+        if let Some(t) = &mut self.tags {
+            t.end();
+        }
         match (self.fails(), self.invert) {
             (Some(reason), false) => cx.leave_out(reason),
             (None, true) => cx.leave_out(LeftOut::Inverted),

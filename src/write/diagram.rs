@@ -41,7 +41,9 @@ pub enum PieceStyle {
     /// discs of the side's colour.
     #[default]
     Letters,
-    /// The notation's figurines (♔ ♚ ...), where a font has them.
+    /// The notation's figurines (♔ ♚ ...); the wyvern's and the guard's
+    /// (🩏 🩐 🩒 🩓), which few fonts have, as their letters, drawn as the
+    /// figurines are (White's outlined, Black's filled), never as a box.
     Figurines,
 }
 
@@ -317,20 +319,54 @@ impl Diagram {
             PieceStyle::Figurines => {
                 let _ = write!(
                     Writer(out),
-                    "<g class=\"{}\" fill=\"#000\" font-family=\"DejaVu Sans, Noto Sans Symbols 2, Segoe UI Symbol, sans-serif\" font-size=\"26\" text-anchor=\"middle\">",
+                    "<g class=\"{}\" fill=\"#000\" font-family=\"DejaVu Sans, 'Noto Sans Symbols 2', 'Segoe UI Symbol', sans-serif\" font-size=\"26\" text-anchor=\"middle\">",
                     side_name(side)
                 );
+                let mut letters = Vec::new();
                 for (h, p) in pieces {
+                    let glyph = figurine(p.glyph.letter, side);
+                    if !in_common_fonts(glyph) {
+                        letters.push((h, p.glyph.letter));
+                        continue;
+                    }
                     out.extend_from_slice(b"<text ");
                     out.extend_from_slice(self.glyph_at[h.index()].as_bytes());
                     out.push(b'>');
-                    out.extend_from_slice(figurine(p.glyph.letter, side).as_bytes());
+                    out.extend_from_slice(glyph.as_bytes());
                     out.extend_from_slice(b"</text>");
+                }
+                if !letters.is_empty() {
+                    // As the figurines are drawn: White's outlined, Black's filled.
+                    let (fill, _) = disc_colours(side);
+                    let _ = write!(
+                        Writer(out),
+                        "<g class=\"letters\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\"1.2\" font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"24\" font-weight=\"bold\">"
+                    );
+                    for (h, letter) in letters {
+                        out.extend_from_slice(b"<text ");
+                        out.extend_from_slice(self.glyph_at[h.index()].as_bytes());
+                        out.push(b'>');
+                        out.push(match side {
+                            Side::White => letter,
+                            Side::Black => letter.to_ascii_lowercase(),
+                        });
+                        out.extend_from_slice(b"</text>");
+                    }
+                    out.extend_from_slice(b"</g>");
                 }
                 out.extend_from_slice(b"</g>\n");
             }
         }
     }
+}
+
+/// Is `glyph` in the fonts a viewer most likely has (DejaVu Sans, Arial,
+/// Segoe UI Symbol)? Not the figurines of the Chess Symbols block
+/// (U+1FA00 on, Unicode 12: the wyvern's and the guard's, 🩏 🩐 🩒 🩓),
+/// which Noto Sans Symbols 2 has and few fonts besides: drawn, they would
+/// be a box.
+fn in_common_fonts(glyph: &str) -> bool {
+    glyph.chars().all(|c| c < '\u{1FA00}')
 }
 
 /// `fmt::Write` into a byte vector.

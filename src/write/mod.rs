@@ -8,6 +8,7 @@ mod diagram;
 mod held;
 mod json;
 mod split;
+mod table;
 
 use crate::diag::{Message, Pos};
 use crate::grammar::model::{HalfMove, Outcome, Side};
@@ -20,6 +21,8 @@ pub use diagram::{Diagram, DiagramOptions, Marks, PieceStyle};
 use json::Ndjson;
 use split::Split;
 pub use split::VARIATION_PATH_TAG;
+pub use table::{Column, Columns, ColumnsError};
+use table::{Listing, Table};
 
 /// How many bytes of a game's output are held in memory by default
 /// ([`crate::FilterBuilder::held_bytes`]).
@@ -41,12 +44,25 @@ use std::io::{self, Write};
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// Canonical CTL-PGN.
     #[default]
     CtlPgn,
     /// One JSON object per game (see the README for the schema).
     Ndjson,
+    /// One line per game, its values separated by tabs ([`Columns`]:
+    /// `FilterBuilder::columns`; the header line is the caller's to
+    /// write, once, [`Columns::header`]).
+    Tsv,
+    /// One line per game, its values separated by commas and quoted
+    /// (RFC 4180), as [`Format::Tsv`].
+    Csv,
+    /// Nothing: the games written are only counted, in the [`Report`]
+    /// (`--count`).
+    ///
+    /// [`Report`]: crate::Report
+    Count,
 }
 
 /// The writer: the game laid out in the format asked for.
@@ -61,11 +77,13 @@ pub(crate) struct Writer {
     split: Option<Split>,
 }
 
-/// One of the two layouts of a game.
+/// One of the layouts of a game.
 #[derive(Debug)]
 enum Layout {
     CtlPgn(CtlPgn),
     Ndjson(Ndjson),
+    /// A listing, or a count.
+    Table(Table),
 }
 
 /// Calls the same method of whichever layout is in use.
@@ -74,6 +92,7 @@ macro_rules! laid_out {
         match $self {
             Layout::CtlPgn($w) => $call,
             Layout::Ndjson($w) => $call,
+            Layout::Table($w) => $call,
         }
     };
 }
@@ -143,6 +162,7 @@ impl Layout {
         match self {
             Layout::CtlPgn(w) => w.finish(result, out),
             Layout::Ndjson(w) => w.finish(file, line, path, result, out),
+            Layout::Table(w) => w.finish(result, file, line, out),
         }
     }
 }
@@ -172,8 +192,18 @@ impl Writer {
             layout: match format {
                 Format::CtlPgn => Layout::CtlPgn(CtlPgn::new(held, typographic)),
                 Format::Ndjson => Layout::Ndjson(Ndjson::new(held)),
+                Format::Tsv => Layout::Table(Table::new(Listing::Tsv, Columns::default())),
+                Format::Csv => Layout::Table(Table::new(Listing::Csv, Columns::default())),
+                Format::Count => Layout::Table(Table::new(Listing::Count, Columns::default())),
             },
             split: split_variations.then(|| Split::new(hook)),
+        }
+    }
+
+    /// The columns of a listing ([`Format::Tsv`], [`Format::Csv`]).
+    pub fn set_columns(&mut self, columns: Columns) {
+        if let Layout::Table(t) = &mut self.layout {
+            t.set_columns(columns);
         }
     }
 
@@ -261,6 +291,8 @@ impl Writer {
     ) -> bool {
         match &mut self.layout {
             Layout::CtlPgn(w) if self.split.is_none() => w.move_as_read(mv, text, ascii, src),
+            // A listing counts it, and takes nothing else of it.
+            Layout::Table(t) if self.split.is_none() => t.ply_as_read(),
             _ => false,
         }
     }
