@@ -312,12 +312,25 @@ impl<V: Visitor> Step<'_, '_, V> {
     #[inline]
     pub(super) fn flush_pending(&mut self, h: Held<'_>) {
         if self.moves.held {
+            self.hand_held(h);
+        }
+    }
+
+    #[inline(never)]
+    fn hand_held(&mut self, h: Held<'_>) {
+        self.hand_half_move(h);
+    }
+
+    /// [`Step::flush_pending`], inlined where a half-move is read most.
+    #[inline(always)]
+    pub(super) fn flush_pending_here(&mut self, h: Held<'_>) {
+        if self.moves.held {
             self.hand_half_move(h);
         }
     }
 
     /// The half-move read last and its annotations: to the visitor.
-    #[inline]
+    #[inline(always)]
     fn hand_half_move(&mut self, h: Held<'_>) {
         let st = &mut *self.st;
         st.moves.held = false;

@@ -274,7 +274,7 @@ impl<V: Visitor> Step<'_, '_, V> {
                 self.annotation(h, Token::EndMarker, part(end, end + 1));
                 end += 1;
             }
-            self.flush_pending(h);
+            self.flush_pending_here(h);
             if self.movetext.ended() {
                 return Some(MoveLineParts::from(line, MoveLineParts::after(line, end)));
             }
