@@ -845,21 +845,13 @@ pub(crate) fn push_typographic_captures(out: &mut Vec<u8>, text: &[u8]) {
 /// in ASCII, as [`Sep::ascii`] spells it; any other character (`∞`) as it
 /// stands.
 pub(crate) fn push_ascii_separators(out: &mut Vec<u8>, text: &[u8]) {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let (mut i, mut k) = (0, 0);
     loop {
-        // Eight bytes at a time to the next byte not ASCII.
-        while let Some(w) = text.get(k..k + 8) {
-            if u64::from_le_bytes(w.try_into().expect("eight bytes")) & HIGH != 0 {
-                break;
-            }
-            k += 8;
-        }
-        let Some(n) = text[k..].iter().position(|&c| c >= 0x80) else {
+        let at = k + ascii_len(&text[k..]);
+        if at == text.len() {
             out.extend_from_slice(&text[i..]);
             return;
-        };
-        let at = k + n;
+        }
         let (sep, len) = if text[at..].starts_with(TIMES.as_bytes()) {
             (b'*', TIMES.len())
         } else if let Some((_, len)) = Dash::at(text, at) {
@@ -872,6 +864,28 @@ pub(crate) fn push_ascii_separators(out: &mut Vec<u8>, text: &[u8]) {
         out.push(sep);
         (i, k) = (at + len, at + len);
     }
+}
+
+/// How many bytes `b` starts with that are ASCII: 32 at a time, then 8.
+#[inline]
+fn ascii_len(b: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = |w: &[u8]| u64::from_le_bytes(w.try_into().expect("eight bytes"));
+    let mut k = 0;
+    while let Some(c) = b.get(k..k + 32) {
+        if (word(&c[..8]) | word(&c[8..16]) | word(&c[16..24]) | word(&c[24..])) & HIGH != 0 {
+            break;
+        }
+        k += 32;
+    }
+    while let Some(w) = b.get(k..k + 8) {
+        let high = word(w) & HIGH;
+        if high != 0 {
+            return k + (high.trailing_zeros() / 8) as usize;
+        }
+        k += 8;
+    }
+    k + b[k..].iter().position(|&c| c >= 0x80).unwrap_or(b.len() - k)
 }
 
 /// A game result.

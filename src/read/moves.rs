@@ -6,7 +6,7 @@ use super::movetext::Fault;
 use super::scan::invalid_utf8;
 use super::tokens::*;
 use super::{Held, MoveRead, Step, Visitor};
-use crate::grammar::half_move::{self, Lexeme, Traits};
+use crate::grammar::half_move::{self, Lexeme, Parse, Traits};
 use crate::grammar::model::{HalfMove, Outcome, Rating, Sep, Side};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{number_value, Token};
@@ -15,7 +15,13 @@ impl<V: Visitor> Step<'_, '_, V> {
     /// A move number `n.` or `n?`.
     pub(super) fn move_number(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) {
         let n = number_value(s.text);
-        if let Some(f) = self.movetext.number(n, tok == Token::UnknownNumber) {
+        self.number_read(h, n, tok == Token::UnknownNumber, s);
+    }
+
+    /// The move number `s`, whose value is `n`.
+    #[inline(always)]
+    pub(super) fn number_read(&mut self, h: Held<'_>, n: u32, unknown: bool, s: Span<'_>) {
+        if let Some(f) = self.movetext.number(n, unknown) {
             self.error_at(h, s.at, f.message(s.text));
         }
         self.game.marks.last_number = self.places.pos(s.at);
@@ -31,11 +37,31 @@ impl<V: Visitor> Step<'_, '_, V> {
     /// A word of the game's own movetext: the half-move its numbering makes
     /// it. Returns where reading goes on, if past the word.
     pub(super) fn movetext_word(&mut self, h: Held<'_>, s: Span<'_>) -> Option<u64> {
+        let read = self.lexeme(h, s);
+        self.movetext_word_read(h, s, read)
+    }
+
+    /// [`Step::movetext_word`] of the word `s` the move lexeme read as `read`.
+    #[inline(always)]
+    pub(super) fn movetext_word_read(
+        &mut self,
+        h: Held<'_>,
+        s: Span<'_>,
+        read: Parse<Lexeme>,
+    ) -> Option<u64> {
         let (number, side, fault) = self.movetext.half_move();
         if let Some(f) = fault {
             self.movetext_fault(h, s.at, f);
         }
-        self.half_move(h, s, number, side)
+        self.half_move_read(h, s, read, number, side)
+    }
+
+    /// The move lexeme's reading of the word `s`: in its window, when
+    /// read where it stands.
+    #[inline(always)]
+    fn lexeme(&self, h: Held<'_>, s: Span<'_>) -> Parse<Lexeme> {
+        let w = s.map.is_none().then(|| h.window(s.at, h.end()));
+        half_move::read(s.text, w.as_ref())
     }
 
     /// Reports what is wrong with the half-move at `at`: a warning when
@@ -61,9 +87,20 @@ impl<V: Visitor> Step<'_, '_, V> {
         number: u32,
         side: Side,
     ) -> Option<u64> {
-        // A word read where it stands is looked at in its window first.
-        let w = s.map.is_none().then(|| h.window(s.at, h.end()));
-        let read = half_move::read(s.text, w.as_ref());
+        let read = self.lexeme(h, s);
+        self.half_move_read(h, s, read, number, side)
+    }
+
+    /// [`Step::half_move`] of the word `s` the move lexeme read as `read`.
+    #[inline(always)]
+    fn half_move_read(
+        &mut self,
+        h: Held<'_>,
+        s: Span<'_>,
+        read: Parse<Lexeme>,
+        number: u32,
+        side: Side,
+    ) -> Option<u64> {
         let (lexeme, mut traits) = match read {
             Ok(lexeme) => (lexeme, lexeme.traits()),
             Err(e) => return self.not_a_half_move(h, s, e, number, side),
@@ -275,12 +312,25 @@ impl<V: Visitor> Step<'_, '_, V> {
     #[inline]
     pub(super) fn flush_pending(&mut self, h: Held<'_>) {
         if self.moves.held {
+            self.hand_held(h);
+        }
+    }
+
+    #[inline(never)]
+    fn hand_held(&mut self, h: Held<'_>) {
+        self.hand_half_move(h);
+    }
+
+    /// [`Step::flush_pending`], inlined where a half-move is read most.
+    #[inline(always)]
+    pub(super) fn flush_pending_here(&mut self, h: Held<'_>) {
+        if self.moves.held {
             self.hand_half_move(h);
         }
     }
 
     /// The half-move read last and its annotations: to the visitor.
-    #[inline]
+    #[inline(always)]
     fn hand_half_move(&mut self, h: Held<'_>) {
         let st = &mut *self.st;
         st.moves.held = false;

@@ -8,10 +8,13 @@ use super::scan::{invalid_utf8, Mode};
 use super::{Held, Step, Visitor};
 use crate::diag::Message;
 use crate::grammar::game_start::Opens;
+use crate::grammar::half_move;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Side};
 use crate::grammar::standard_chess;
-use crate::grammar::token::{self, label_value, number_value, Token};
+use crate::grammar::token::{
+    self, label_value, leading_number, number_value, MoveLineParts, Token,
+};
 use logos::Logos;
 use std::io;
 use unicode_normalization::UnicodeNormalization;
@@ -203,55 +206,87 @@ impl<V: Visitor> Step<'_, '_, V> {
     /// A move line read as the tokens it is made of, up to where reading
     /// pauses or jumps. On the main line, as long as each token is what
     /// the line's place in the game expects, each is read by the same
-    /// functions as alone, without asking which it is.
+    /// functions as alone, without asking which it is
+    /// ([`Step::main_move_line`]).
     #[inline]
     fn move_line(&mut self, h: Held<'_>, s: Span<'_>) -> io::Result<Option<u64>> {
         let line = s.text;
-        let part = |r: std::ops::Range<usize>| Span {
-            text: &line[r.clone()],
-            at: s.at + r.start as u64,
-            map: None,
-        };
-        let mut parts = Token::move_line_parts(line);
-        if self.in_main_line() {
+        let parts = if self.in_main_line() {
             self.flush_pending(h);
-            while let Some((tok, r)) = parts.peek() {
-                let t = part(r.clone());
-                match tok {
-                    Token::Number if self.movetext.takes_number(number_value(t.text)) => {
-                        self.move_number(h, tok, t);
-                    }
-                    Token::Word if self.movetext.takes_half_move() => {
-                        if self.movetext_word(h, t).is_some() {
-                            break;
-                        }
-                        if line.get(r.end) == Some(&b':') {
-                            self.annotation(h, Token::EndMarker, part(r.end..r.end + 1));
-                            parts.next();
-                        }
-                        self.flush_pending(h);
-                    }
-                    Token::Comma if self.movetext.black_due() => {}
-                    Token::LineEnd => {
-                        self.places.new_line(t.at + 1);
-                        return Ok(None);
-                    }
-                    _ => break,
-                }
-                self.game.movetext_line = self.places.line;
-                parts.next();
-                if !self.in_main_line() {
-                    break;
-                }
+            match self.main_move_line(h, s) {
+                Some(parts) => parts,
+                None => return Ok(None),
             }
-        }
+        } else {
+            Token::move_line_parts(line)
+        };
         for (tok, r) in parts {
-            let jump = self.read_token(h, tok, part(r))?;
+            let part = Span {
+                text: &line[r.clone()],
+                at: s.at + r.start as u64,
+                map: None,
+            };
+            let jump = self.read_token(h, tok, part)?;
             if jump.is_some() || self.scan.mode != Mode::Tokens || self.paused() {
                 return Ok(jump);
             }
         }
         Ok(None)
+    }
+
+    /// The move line `s` on the main line, its tokens read as long as
+    /// each is what the line's place in the game expects: its number, a
+    /// half-move, the `:` after it, the `,` before Black's, the line end.
+    /// Returns the tokens left to read as any, from the first that is
+    /// not; `None` once the line is read to its end.
+    #[inline(always)]
+    fn main_move_line<'l>(&mut self, h: Held<'_>, s: Span<'l>) -> Option<MoveLineParts<'l>> {
+        let line = s.text;
+        let part = |from: usize, to: usize| Span {
+            text: &line[from..to],
+            at: s.at + from as u64,
+            map: None,
+        };
+        // `N.`, then a blank.
+        let (n, dot) = leading_number(line);
+        if !self.movetext.takes_number(n) {
+            return Some(MoveLineParts::from(line, (Token::Number, 0..dot + 1)));
+        }
+        self.number_read(h, n, false, part(0, dot + 1));
+        self.game.movetext_line = self.places.line;
+        let mut k = dot + 2;
+        loop {
+            // A word, the half-move due.
+            if !self.movetext.takes_half_move() {
+                return Some(MoveLineParts::from(line, MoveLineParts::word(line, k)));
+            }
+            let at = s.at + k as u64;
+            let (read, len) = half_move::read_at(&line[k..], &h.window(at, h.end()), || {
+                MoveLineParts::word(line, k).1.len()
+            });
+            let mut end = k + len;
+            if self.movetext_word_read(h, part(k, end), read).is_some() {
+                // (Never past a word of a move line: it reads it again as
+                // the tokens after would.)
+                return Some(MoveLineParts::from(line, (Token::Word, k..end)));
+            }
+            if line[end] == b':' {
+                self.annotation(h, Token::EndMarker, part(end, end + 1));
+                end += 1;
+            }
+            self.flush_pending_here(h);
+            if self.movetext.ended() {
+                return Some(MoveLineParts::from(line, MoveLineParts::after(line, end)));
+            }
+            if line[end] != b',' {
+                self.places.new_line(s.at + end as u64 + 1);
+                return None;
+            }
+            if !self.movetext.black_due() {
+                return Some(MoveLineParts::from(line, (Token::Comma, end..end + 1)));
+            }
+            k = end + 2;
+        }
     }
 
     /// In a game's main line, past its tags and not ended: where the

@@ -124,6 +124,14 @@ impl<'a> Source<'a> {
         at >= self.base && at - self.base <= self.bytes.len() as u64
     }
 
+    /// The bytes held before stream offset `from`, and those from `to`
+    /// on (`from..to` held).
+    #[inline(always)]
+    pub(crate) fn split_at(&self, from: u64, to: u64) -> (&'a [u8], &'a [u8]) {
+        let (i, j) = ((from - self.base) as usize, (to - self.base) as usize);
+        (&self.bytes[..i], &self.bytes[j..])
+    }
+
     /// The byte at stream offset `at`, if held.
     #[inline(always)]
     pub fn byte(&self, at: u64) -> Option<u8> {

@@ -206,48 +206,52 @@ impl CtlPgn {
             return false;
         }
         let (from, mut to) = text;
-        let before = |k: u64| src.byte(from.wrapping_sub(k));
+        // The bytes held before the move, and from its end on.
+        let (before, after) = src.split_at(from, to);
         let start = match (mv.side, self.open_line) {
             (Side::Black, Some(n)) if n == mv.number => {
-                if before(2) != Some(b',') || before(1) != Some(b' ') {
+                if before.last_chunk::<2>() != Some(b", ") {
                     return false;
                 }
                 from - 2
             }
             (Side::White, None) => {
                 // `N. ` (or `N? ` for an unknown start), the number as
-                // written canonically, digit by digit from its last.
+                // written canonically.
                 let mark = if mv.unknown_number && !self.moved {
                     b'?'
                 } else {
                     b'.'
                 };
-                if before(1) != Some(b' ') || before(2) != Some(mark) {
+                let n = mv.number;
+                let laid_out = if n < 10 {
+                    before.last_chunk::<3>() == Some(&[b'0' + n as u8, mark, b' '])
+                } else if n < 100 {
+                    let (tens, units) = (b'0' + (n / 10) as u8, b'0' + (n % 10) as u8);
+                    before.last_chunk::<4>() == Some(&[tens, units, mark, b' '])
+                } else {
+                    let mut t = Text::default();
+                    t.decimal(n);
+                    t.push(mark);
+                    t.push(b' ');
+                    before.ends_with(t.as_bytes())
+                };
+                if !laid_out {
                     return false;
                 }
-                let (mut n, mut k) = (mv.number, 3);
-                loop {
-                    if before(k) != Some(b'0' + (n % 10) as u8) {
-                        return false;
-                    }
-                    n /= 10;
-                    if n == 0 {
-                        break;
-                    }
-                    k += 1;
-                }
-                from - k
+                from - (decimal_len(n) + 2)
             }
             _ => return false,
         };
+        let mut after = after.iter();
         if mv.end {
-            if src.byte(to) != Some(b':') {
+            if after.next() != Some(&b':') {
                 return false;
             }
             to += 1;
         }
         if mv.side == Side::Black {
-            if src.byte(to) != Some(b'\n') {
+            if after.next() != Some(&b'\n') {
                 return false;
             }
             to += 1;
@@ -487,6 +491,16 @@ fn lay_half_move(t: &mut Text, mv: &HalfMove, text: Option<&[u8]>) {
         None => mv.lay_move(t),
     }
     mv.lay_annotations(t);
+}
+
+/// How many digits `n` is written with.
+#[inline(always)]
+fn decimal_len(n: u32) -> u64 {
+    match n {
+        0..=9 => 1,
+        10..=99 => 2,
+        _ => u64::from(n.ilog10()) + 1,
+    }
 }
 
 fn write_dots(n: u32, out: &mut dyn Write) -> io::Result<()> {

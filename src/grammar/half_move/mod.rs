@@ -12,7 +12,7 @@ mod quick;
 
 use crate::grammar::model;
 pub(crate) use fault::Fault;
-use fault::Parse;
+pub(crate) use fault::Parse;
 pub(crate) use parsed::Parsed;
 pub use parsed::Traits;
 pub(crate) use parser::parse;
@@ -65,5 +65,24 @@ pub(crate) fn read(word: &[u8], w: Option<&Window<'_>>) -> Parse<Lexeme> {
     match w.and_then(|w| plain_move_in::<Plain>(w, 0)) {
         Some((p, len)) if len == word.len() => Ok(Lexeme::Plain(p)),
         _ => parse(word).map(Lexeme::Parsed),
+    }
+}
+
+/// [`read`] of the word that starts `text`, read where it stands (`w`
+/// begins with it), and the word's byte length: `word_len`, asked only
+/// for a word not in a common spelling; else the length read, which is
+/// the `Word` token's (`quick_moves_read_as_parse_reads_them`).
+#[inline(always)]
+pub(crate) fn read_at(
+    text: &[u8],
+    w: &Window<'_>,
+    word_len: impl FnOnce() -> usize,
+) -> (Parse<Lexeme>, usize) {
+    match plain_move_in::<Plain>(w, 0) {
+        Some((p, len)) => (Ok(Lexeme::Plain(p)), len),
+        None => {
+            let len = word_len();
+            (parse(&text[..len]).map(Lexeme::Parsed), len)
+        }
     }
 }
