@@ -35,6 +35,7 @@ mod diag;
 mod filter;
 mod grammar;
 mod ledger;
+pub mod options;
 mod parallel;
 mod pass;
 pub mod passes;
@@ -66,6 +67,7 @@ pub use grammar::model::{
 };
 pub use grammar::redefine::{RedefineError, RedefineMap};
 pub use ledger::Ledger;
+pub use options::{OptionError, Options};
 pub use parallel::{run_parallel, run_parallel_into};
 pub use passes::{
     Context, Flow, Interest, LeftOut, Pass, Reaches, SelectDate, SelectError, SelectPlies,

@@ -12,7 +12,7 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::options::Options;
+use ctlpgn_filter::Options;
 
 /// One game, read.
 #[derive(Default)]
@@ -193,10 +193,11 @@ pub fn read(
             }
         })
     });
-    let mut filter = options
-        .builder(verify)
-        .pass(Box::new(Recorder(shared.clone())))
-        .build();
+    let mut builder = options.builder();
+    if let Some(v) = verify {
+        builder = builder.verify(v);
+    }
+    let mut filter = builder.pass(Box::new(Recorder(shared.clone()))).build();
     filter.set_cut_short(Some(fault.cut.clone()));
     let input = Stoppable {
         inner: input,

@@ -10,9 +10,8 @@
 mod games;
 mod options;
 
-use ctlpgn_filter::decode;
+use ctlpgn_filter::{decode, Options};
 use games::{GameData, STOPPED};
-use options::Options;
 use pyo3::exceptions::{
     PyException, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
     PyRuntimeError, PyStopIteration, PyTypeError,
@@ -383,6 +382,35 @@ fn input_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     })
 }
 
+/// Filters `input` (compressed or not) as the command line does with `o`
+/// into `w`: a listing's header first, a count alone. `name`: the input's,
+/// for ndjson's and a listing's `file`.
+fn filter_into(
+    o: &Options,
+    name: Option<&str>,
+    input: impl Read,
+    w: &mut dyn io::Write,
+) -> io::Result<(Vec<ctlpgn_filter::Diagnostic>, ctlpgn_filter::Report)> {
+    let (input, _, fault) = decode::decompressed(input)?;
+    let mut filter = o.builder().build();
+    filter.set_cut_short(Some(fault.cut.clone()));
+    if let Some(name) = name {
+        filter.set_file_name(name);
+    }
+    w.write_all(&o.header().unwrap_or_default())?;
+    let mut ds = Vec::new();
+    let report = filter.run(input, w, &mut |d| ds.push(d.clone()))?;
+    if o.count {
+        writeln!(w, "{}", report.games_written)?;
+    }
+    // The games decoded before a decoder's error are written; then the
+    // error, as the command line reports it after them.
+    match fault.take() {
+        Some(e) => Err(e),
+        None => Ok((ds, report)),
+    }
+}
+
 /// filter(text, **options) -> (output, diagnostics, report)
 ///
 /// Filters CTL-PGN `text` (str or bytes) as `ctlpgn-filter` does, with
@@ -399,14 +427,18 @@ fn filter(
     text: &Bound<'_, PyAny>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(String, Py<PyList>, Report)> {
-    let o = Options::from_kwargs("filter", options)?;
+    let o = options::from_kwargs("filter", options)?;
     let input = input_bytes(text)?;
     let run = py.allow_threads(move || {
         catch_unwind(AssertUnwindSafe(|| {
-            o.builder(None).build().filter_bytes(&input)
+            let mut out = Vec::new();
+            let (ds, report) = filter_into(&o, None, &input[..], &mut out)?;
+            Ok::<_, io::Error>((out, ds, report))
         }))
     });
-    let (out, ds, report) = run.map_err(internal)?;
+    let (out, ds, report) = run
+        .map_err(internal)?
+        .map_err(|e| os_error(py, "<input>", &e))?;
     Ok((
         String::from_utf8_lossy(&out).into_owned(),
         diagnostics(py, &ds)?.unbind(),
@@ -429,7 +461,7 @@ fn filter_file(
     out: Option<std::path::PathBuf>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyObject> {
-    let o = Options::from_kwargs("filter_file", options)?;
+    let o = options::from_kwargs("filter_file", options)?;
     let name = path.display().to_string();
     // An open may wait (a named pipe, for the other end): other Python
     // threads run meanwhile, that other end perhaps among them.
@@ -445,23 +477,13 @@ fn filter_file(
     };
     let run = py.allow_threads(|| {
         catch_unwind(AssertUnwindSafe(|| {
-            let mut ds = Vec::new();
             let mut text = Vec::new();
             let w: &mut dyn io::Write = match &mut sink {
                 Some(f) => f,
                 None => &mut text,
             };
-            // Compressed or not, as the command line reads it.
-            let (input, _, fault) = decode::decompressed(file)?;
-            let mut filter = o.builder(None).build();
-            filter.set_cut_short(Some(fault.cut.clone()));
-            // ndjson's "file", as the command line names it.
-            filter.set_file_name(&name);
-            let report = filter.run(input, w, &mut |d| ds.push(d.clone()))?;
-            match fault.take() {
-                Some(e) => Err(e),
-                None => Ok((text, ds, report)),
-            }
+            let (ds, report) = filter_into(&o, Some(&name), file, w)?;
+            Ok((text, ds, report))
         }))
     });
     let (text, ds, report) = run
