@@ -33,6 +33,7 @@ mod cut;
 pub mod decode;
 mod diag;
 mod filter;
+mod games;
 mod grammar;
 mod ledger;
 pub mod options;
@@ -59,6 +60,7 @@ pub use filter::{
     index_implementations, Filter, FilterBuilder, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES,
     PASS_NAMES,
 };
+pub use games::{Fate, FilteredGame, Games};
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexColour, HexError, COLUMNS};
 pub use grammar::model::{

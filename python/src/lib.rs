@@ -11,12 +11,13 @@ mod games;
 mod options;
 
 use ctlpgn_filter::{decode, Options};
-use games::{GameData, STOPPED};
+use games::GameData;
 use pyo3::exceptions::{
     PyException, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
     PyRuntimeError, PyStopIteration, PyTypeError,
 };
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::fs::File;
 use std::io::{self, Read};
@@ -182,41 +183,75 @@ impl Report {
 
 /// One game, as the filter reads it: normalised (standard letters, ASCII
 /// separators, ratings, comments and variations gone).
-#[pyclass(frozen, get_all, module = "ctlpgn")]
+#[pyclass(frozen, module = "ctlpgn")]
 struct Game {
-    /// The tags, in input order, as ndjson's "tags" has them: a dict, where
-    /// a repeated name keeps its first value. The PDTL start position is
-    /// `pdtl`, not a tag.
-    tags: Py<PyDict>,
-    /// Every tag pair, repeated names too, in input order: a list of
-    /// (name, value), as ndjson's "tag_list".
-    tag_list: Py<PyList>,
-    /// The main line's half-moves, canonical (`"E7-E13"`, `"GD26*L5"`),
-    /// without rating, NAGs or end marker.
-    moves: Py<PyList>,
-    /// The result line ("3-0", "0-3", "1-1", "2-1", "1-2", "*"), when the
-    /// game has one.
-    result: Option<&'static str>,
-    /// The game's start position (its PDTL tag), or None: the initial setup.
-    pdtl: Option<String>,
+    /// The result it is written with ("3-0", "0-3", "1-1", "2-1", "1-2",
+    /// "*"): its result line, else a `#` move's mover wins, else its
+    /// Result tag, else "*"; ndjson's "result".
+    #[pyo3(get)]
+    result: &'static str,
     /// The final position as a PDTL, when read with `final_pdtl=True` and
     /// every move fits; else None.
+    #[pyo3(get)]
     final_pdtl: Option<String>,
     /// The game's diagnostics, errors, warnings and notes.
+    #[pyo3(get)]
     diagnostics: Py<PyList>,
     /// It has an error: the filter would reject it.
+    #[pyo3(get)]
     rejected: bool,
     /// The line of its first byte.
+    #[pyo3(get)]
     line: u64,
     /// The game as the filter writes it (canonical CTL-PGN), or, rejected,
     /// as read.
+    #[pyo3(get)]
     text: String,
+    /// Its tags and moves, read from `text` when first asked for.
+    parts: GILOnceCell<Parts>,
+}
+
+/// What `Game` reads from its text.
+struct Parts {
+    tags: Py<PyDict>,
+    tag_list: Py<PyList>,
+    moves: Py<PyList>,
+    pdtl: Option<String>,
 }
 
 #[pymethods]
 impl Game {
-    fn __repr__(&self, py: Python<'_>) -> String {
-        let tags = self.tags.bind(py);
+    /// The tags, in input order, as ndjson's "tags" has them: a dict, where
+    /// a repeated name keeps its first value. The PDTL start position is
+    /// `pdtl`, not a tag.
+    #[getter]
+    fn tags(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
+        Ok(self.parts(py)?.tags.clone_ref(py))
+    }
+
+    /// Every tag pair, repeated names too, in input order: a list of
+    /// (name, value), as ndjson's "tag_list".
+    #[getter]
+    fn tag_list(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        Ok(self.parts(py)?.tag_list.clone_ref(py))
+    }
+
+    /// The main line's half-moves, canonical (`"E7-E13"`, `"GD26*L5"`),
+    /// without rating, NAGs or end marker.
+    #[getter]
+    fn moves(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        Ok(self.parts(py)?.moves.clone_ref(py))
+    }
+
+    /// The game's start position (its PDTL tag), or None: the initial setup.
+    #[getter]
+    fn pdtl(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        Ok(self.parts(py)?.pdtl.clone())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let parts = self.parts(py)?;
+        let tags = parts.tags.bind(py);
         let name = |n: &str| {
             tags.get_item(n)
                 .ok()
@@ -224,50 +259,48 @@ impl Game {
                 .and_then(|v| v.extract::<String>().ok())
                 .unwrap_or_else(|| "?".into())
         };
-        format!(
+        Ok(format!(
             "<Game line {}: {} - {}, {} half-moves, {}>",
             self.line,
             name("White"),
             name("Black"),
-            self.moves.bind(py).len(),
-            self.result.unwrap_or("no result")
-        )
+            parts.moves.bind(py).len(),
+            self.result
+        ))
     }
 }
 
 impl Game {
-    fn new(py: Python<'_>, mut g: GameData) -> PyResult<Game> {
-        // As the filter writes them: the Variant tag first, spelled
-        // canonically, added if missing (a rejected game's are as read).
-        if !g.rejected {
-            let variant = ("Variant".to_string(), "C'escacs".to_string());
-            match g.tags.iter().position(|(name, _)| name == "Variant") {
-                Some(i) => {
-                    g.tags[i] = variant;
-                    g.tags[..=i].rotate_right(1);
-                }
-                None => g.tags.insert(0, variant),
-            }
-        }
-        let tags = PyDict::new(py);
-        // As ndjson's "tags": a repeated name keeps its first value.
-        for (name, value) in &g.tags {
-            if !tags.contains(name)? {
-                tags.set_item(name, value)?;
-            }
-        }
-        let tag_list = PyList::new(py, &g.tags)?;
+    fn new(py: Python<'_>, g: GameData) -> PyResult<Game> {
         Ok(Game {
-            tags: tags.unbind(),
-            tag_list: tag_list.unbind(),
-            moves: PyList::new(py, &g.moves)?.unbind(),
             result: g.result,
-            pdtl: g.pdtl,
             final_pdtl: g.final_pdtl,
             diagnostics: diagnostics(py, &g.diagnostics)?.unbind(),
             rejected: g.rejected,
             line: g.line,
-            text: String::from_utf8_lossy(&g.text).into_owned(),
+            text: g.text,
+            parts: GILOnceCell::new(),
+        })
+    }
+
+    /// Its tags and moves, read from its text the first time (with the GIL
+    /// released).
+    fn parts(&self, py: Python<'_>) -> PyResult<&Parts> {
+        self.parts.get_or_try_init(py, || {
+            let p = py.allow_threads(|| games::parts(&self.text));
+            let tags = PyDict::new(py);
+            // As ndjson's "tags": a repeated name keeps its first value.
+            for (name, value) in &p.tags {
+                if !tags.contains(name)? {
+                    tags.set_item(name, value)?;
+                }
+            }
+            Ok(Parts {
+                tags: tags.unbind(),
+                tag_list: PyList::new(py, &p.tags)?.unbind(),
+                moves: PyList::new(py, &p.moves)?.unbind(),
+                pdtl: p.pdtl,
+            })
         })
     }
 }
@@ -693,6 +726,7 @@ fn read_games(
     let (name, input) = open_source(py, source)?;
     let options = Options {
         strict,
+        verify: final_pdtl,
         ..Options::default()
     };
     let (sender, receiver) = sync_channel(GAMES_AHEAD);
@@ -701,14 +735,11 @@ fn read_games(
         .spawn(move || {
             let games = sender.clone();
             let run = catch_unwind(AssertUnwindSafe(|| {
-                games::read(input, &options, final_pdtl, move |g| {
-                    games.send(Message::Game(g)).is_ok()
-                })
+                games::read(input, &options, |g| games.send(Message::Game(g)).is_ok())
             }));
             // Nobody may be listening any more: nothing to do then.
             let _ = sender.send(match run {
                 Ok(Ok(report)) => Message::Done(report),
-                Ok(Err(e)) if e.to_string() == STOPPED => return,
                 Ok(Err(e)) => Message::Failed(e),
                 Err(p) => Message::Panicked(p),
             });
@@ -740,18 +771,16 @@ fn check(py: Python<'_>, game_or_text: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     };
     let run = py.allow_threads(move || {
         catch_unwind(AssertUnwindSafe(|| {
-            let found = std::sync::Arc::new(Mutex::new(Vec::new()));
-            let keep = found.clone();
+            let mut found = Vec::new();
             let options = Options {
                 verify: true,
                 ..Options::default()
             };
-            let report = games::read(&input[..], &options, true, move |g| {
-                keep.lock().unwrap_or_else(|e| e.into_inner()).push(g);
+            games::read(&input[..], &options, |g| {
+                found.push(g);
                 true
-            });
-            let found = std::mem::take(&mut *found.lock().unwrap_or_else(|e| e.into_inner()));
-            report.map(|_| found)
+            })
+            .map(|_| found)
         }))
     });
     let found = run
