@@ -167,6 +167,10 @@ pub const FORMATS: [(&str, Format, &str); 4] = [
     ),
 ];
 
+/// Why a listing is refused with options that write games apart.
+pub const LISTING_IS_ONE: &str = "--format tsv and csv write one listing of the games, one line \
+     each: not with --in-place, --out-dir or --split-variations";
+
 /// An option not taken, or a value refused: what the command line says
 /// of it (without its `error: `).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -320,6 +324,9 @@ impl Options {
         }
         if self.columns.is_some() && !matches!(self.format, Format::Tsv | Format::Csv) {
             return refuse("--columns are a listing's: add --format tsv or --format csv");
+        }
+        if self.listing().is_some() && self.split_variations {
+            return refuse(LISTING_IS_ONE);
         }
         Ok(())
     }

@@ -16,6 +16,8 @@ pub struct GameData {
     /// The result it is written with.
     pub result: &'static str,
     pub rejected: bool,
+    /// Neither rejected nor left out.
+    pub written: bool,
     pub line: u64,
     pub diagnostics: Vec<Diagnostic>,
     /// With a replay: the final position when every move fit.
@@ -54,6 +56,7 @@ pub fn read(
             text: String::from_utf8_lossy(text).into_owned(),
             result: g.result.as_str(),
             rejected: g.fate == Fate::Rejected,
+            written: g.fate == Fate::Written,
             line: g.line,
             diagnostics: g.diagnostics.to_vec(),
             final_pdtl: replay

@@ -10,7 +10,7 @@
 mod games;
 mod options;
 
-use ctlpgn_filter::{decode, Options};
+use ctlpgn_filter::{decode, Column, Options};
 use games::GameData;
 use pyo3::exceptions::{
     PyException, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
@@ -127,8 +127,9 @@ struct Report {
     games_written: u64,
     /// Games rejected for an error.
     games_rejected: u64,
-    /// Games left out (dedup, tag, player, plies, reaches, invert), by
-    /// reason: duplicates, tag, plies, position, other, inverted.
+    /// Games left out (dedup, tag, player, result, date, plies, reaches,
+    /// invert), by reason: duplicates, tag, result, date, date_unknown,
+    /// plies, position, other, inverted.
     left_out: Py<PyDict>,
     /// Warnings reported for written games.
     warnings: u64,
@@ -158,6 +159,9 @@ impl Report {
         for (name, n) in [
             ("duplicates", l.duplicates),
             ("tag", l.tag),
+            ("result", l.result),
+            ("date", l.date),
+            ("date_unknown", l.date_unknown),
             ("plies", l.plies),
             ("position", l.position),
             ("other", l.other),
@@ -662,9 +666,11 @@ impl Games {
     }
 }
 
-/// What `read_games` reads from.
+/// What `function` (`read_games`, `count`, `listing`) reads from, and its
+/// name.
 fn open_source(
     py: Python<'_>,
+    function: &str,
     source: &Bound<'_, PyAny>,
 ) -> PyResult<(String, Box<dyn Read + Send>)> {
     if let Ok(b) = source.downcast::<PyBytes>() {
@@ -693,7 +699,7 @@ fn open_source(
         return Ok(("<bytes>".into(), Box::new(io::Cursor::new(b))));
     }
     Err(PyTypeError::new_err(format!(
-        "read_games() reads a path, a file object or bytes, not {}",
+        "{function}() reads a path, a file object or bytes, not {}",
         source
             .get_type()
             .name()
@@ -723,7 +729,7 @@ fn read_games(
     strict: bool,
     final_pdtl: bool,
 ) -> PyResult<Games> {
-    let (name, input) = open_source(py, source)?;
+    let (name, input) = open_source(py, "read_games", source)?;
     let options = Options {
         strict,
         verify: final_pdtl,
@@ -752,6 +758,108 @@ fn read_games(
         report: None,
         finished: false,
     })
+}
+
+/// count(source, **options) -> int
+///
+/// The number of games of `source` (a path, a binary file object or
+/// bytes, as for `read_games`) that the filter would write with
+/// `options` (as for `filter`): `ctlpgn-filter --count`.
+#[pyfunction]
+#[pyo3(signature = (source, **options))]
+fn count(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<u64> {
+    let mut o = options::from_kwargs("count", options)?;
+    o.count = true;
+    let (name, input) = open_source(py, "count", source)?;
+    let run = py.allow_threads(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            filter_into(&o, None, input, &mut io::sink())
+        }))
+    });
+    let (_, report) = run
+        .map_err(internal)?
+        .map_err(|e| os_error(py, &name, &e))?;
+    Ok(report.games_written)
+}
+
+/// A listing's value: a tag's (None when the game has none), or a number.
+enum Value {
+    Text(Option<String>),
+    Number(u64),
+}
+
+/// listing(source, columns=None, **options) -> list of dict
+///
+/// The games of `source` (as for `read_games`) that the filter writes with
+/// `options` (as for `filter`), one dict a game, its `columns`
+/// (`--columns`: a str, or a list of names; by default White, Black, Date,
+/// result, plies, file, line, as `--format tsv` lists them): a tag's first
+/// value, or None when the game has none; `line` and `plies` ints.
+#[pyfunction]
+#[pyo3(signature = (source, columns = None, **options))]
+fn listing(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    columns: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<PyList>> {
+    let kwargs = options.map_or_else(|| PyDict::new(py), |d| d.copy().expect("a dict copies"));
+    kwargs.set_item("format", "tsv")?;
+    if let Some(c) = columns {
+        kwargs.set_item("columns", c)?;
+    }
+    let mut o = options::from_kwargs("listing", Some(&kwargs))?;
+    let columns = o.columns.take().unwrap_or_default();
+    // Each game written as CTL-PGN, its values read from that text.
+    o.format = ctlpgn_filter::Format::CtlPgn;
+    let (name, input) = open_source(py, "listing", source)?;
+    let file = if name == "<bytes>" { "" } else { &name };
+    let run = py.allow_threads(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            let mut rows = Vec::new();
+            games::read(input, &o, |g| {
+                if !g.written {
+                    return true;
+                }
+                let p = games::parts(&g.text);
+                let tag = |n: &str| p.tags.iter().find(|(t, _)| t == n).map(|(_, v)| v.clone());
+                rows.push(
+                    columns
+                        .columns()
+                        .iter()
+                        .map(|c| match c {
+                            Column::File => Value::Text(Some(file.to_string())),
+                            Column::Line => Value::Number(g.line),
+                            Column::Plies => Value::Number(p.moves.len() as u64),
+                            Column::Result => Value::Text(Some(g.result.to_string())),
+                            Column::Tag(n) => Value::Text(tag(n)),
+                        })
+                        .collect::<Vec<_>>(),
+                );
+                true
+            })
+            .map(|_| rows)
+        }))
+    });
+    let rows = run
+        .map_err(internal)?
+        .map_err(|e| os_error(py, &name, &e))?;
+    let list = PyList::empty(py);
+    for row in rows {
+        let d = PyDict::new(py);
+        for (c, v) in columns.columns().iter().zip(row) {
+            match v {
+                Value::Text(t) => d.set_item(c.name(), t)?,
+                Value::Number(n) => d.set_item(c.name(), n)?,
+            }
+        }
+        list.append(d)?;
+    }
+    Ok(list.unbind())
 }
 
 /// check(game_or_text) -> Verdict, or a list of them
@@ -808,6 +916,8 @@ fn ctlpgn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(filter_file, m)?)?;
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(listing, m)?)?;
     m.add_class::<Game>()?;
     m.add_class::<Diagnostic>()?;
     m.add_class::<Report>()?;

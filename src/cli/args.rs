@@ -6,7 +6,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Command, CommandFactory, Parser, ValueEnum};
 use ctlpgn_filter::options::{
     parse_columns, parse_date, parse_max_depth, parse_pdtl, parse_player, parse_plies,
-    parse_result, parse_size, parse_stop_after, parse_tag, FORMATS,
+    parse_result, parse_size, parse_stop_after, parse_tag, FORMATS, LISTING_IS_ONE,
 };
 use ctlpgn_filter::{
     Columns, DiagramOptions, Format, Options, Pdtl, PieceStyle, SelectDate, SelectPlies,
@@ -484,13 +484,9 @@ impl Cli {
                 .exit();
         }
         let listing = matches!(cli.format, Format::Tsv | Format::Csv);
-        if listing && (cli.in_place || cli.out_dir.is_some() || cli.split_variations) {
+        if listing && (cli.in_place || cli.out_dir.is_some()) {
             Cli::command()
-                .error(
-                    clap::error::ErrorKind::ArgumentConflict,
-                    "--format tsv and csv write one listing of the games, one line each: \
-                     not with --in-place, --out-dir or --split-variations",
-                )
+                .error(clap::error::ErrorKind::ArgumentConflict, LISTING_IS_ONE)
                 .exit();
         }
         for (asked, what) in [
