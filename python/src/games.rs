@@ -83,7 +83,19 @@ pub fn read(
 pub struct Parts {
     pub tags: Vec<(String, String)>,
     pub pdtl: Option<String>,
-    pub moves: Vec<String>,
+    /// The moves, end to end, and where each ends.
+    moves: String,
+    ends: Vec<usize>,
+}
+
+impl Parts {
+    /// The main line's half-moves.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = &str> {
+        (0..self.ends.len()).map(|i| {
+            let from = if i == 0 { 0 } else { self.ends[i - 1] };
+            &self.moves[from..self.ends[i]]
+        })
+    }
 }
 
 impl Visitor for Parts {
@@ -103,13 +115,14 @@ impl Visitor for Parts {
             return;
         }
         let spelt = Traits::FIGURINE | Traits::ALTERNATIVE_LETTER | Traits::UNICODE_SEPARATOR;
-        self.moves.push(match m.text() {
+        match m.text().map(std::str::from_utf8) {
             // Canonical as read: the filter's output always is.
-            Some(t) if !m.traits().intersects(spelt) && cx.redefine.is_empty() => {
-                String::from_utf8_lossy(t).into_owned()
+            Some(Ok(t)) if !m.traits().intersects(spelt) && cx.redefine.is_empty() => {
+                self.moves.push_str(t)
             }
-            _ => move_text(&m.standard(cx)),
-        });
+            _ => self.moves.push_str(&move_text(&m.standard(cx))),
+        }
+        self.ends.push(self.moves.len());
     }
 
     fn end_game(&mut self, _end: &mut GameEnd<'_>, _cx: &mut Context) {}

@@ -19,6 +19,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -45,8 +46,10 @@ pyo3::create_exception!(
     "A fault of this package (a Rust panic, caught): please report it."
 );
 
-/// How many whole games the reading thread may be ahead of Python.
+/// How many whole games the reading thread may be ahead of Python, sent
+/// `BATCH` at a time.
 const GAMES_AHEAD: usize = 64;
+const BATCH: usize = 16;
 
 /// One diagnostic: a message about the input, with its place.
 #[pyclass(frozen, module = "ctlpgn")]
@@ -302,7 +305,7 @@ impl Game {
             Ok(Parts {
                 tags: tags.unbind(),
                 tag_list: PyList::new(py, &p.tags)?.unbind(),
-                moves: PyList::new(py, &p.moves)?.unbind(),
+                moves: PyList::new(py, p.moves())?.unbind(),
                 pdtl: p.pdtl,
             })
         })
@@ -547,7 +550,8 @@ fn filter_file(
 
 /// What the reading thread hands the iterator.
 enum Message {
-    Game(GameData),
+    /// Games, a few at a time: one wake-up of the iterator each.
+    Games(Vec<GameData>),
     Done(ctlpgn_filter::Report),
     Failed(io::Error),
     Panicked(Box<dyn std::any::Any + Send>),
@@ -595,6 +599,8 @@ struct Games {
     strict: bool,
     report: Option<Py<Report>>,
     finished: bool,
+    /// The games received, not yet handed out.
+    pending: VecDeque<GameData>,
 }
 
 #[pymethods]
@@ -604,6 +610,39 @@ impl Games {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Game> {
+        let g = match self.pending.pop_front() {
+            Some(g) => g,
+            None => self.receive(py)?,
+        };
+        let error = self.strict && g.rejected;
+        let first = g
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == ctlpgn_filter::Severity::Error)
+            .map(|d| d.render(&self.name));
+        let game = Game::new(py, g)?;
+        if error {
+            let text = first.unwrap_or_default();
+            let text = text.lines().next().unwrap_or("a game with an error");
+            let err = GameError::new_err(text.to_string());
+            let v = err.value(py);
+            v.setattr("diagnostics", game.diagnostics.clone_ref(py))?;
+            v.setattr("game", Py::new(py, game)?)?;
+            return Err(err);
+        }
+        Ok(game)
+    }
+
+    /// The counts of the run, once every game has been read; else None.
+    #[getter]
+    fn report(&self, py: Python<'_>) -> Option<Py<Report>> {
+        self.report.as_ref().map(|r| r.clone_ref(py))
+    }
+}
+
+impl Games {
+    /// Waits for the next games from the reading thread; the first of them.
+    fn receive(&mut self, py: Python<'_>) -> PyResult<GameData> {
         if self.finished {
             return Err(PyStopIteration::new_err(()));
         }
@@ -624,24 +663,9 @@ impl Games {
             Err(_) => Message::Panicked(Box::new("the reading thread ended without a word")),
         };
         match message {
-            Message::Game(g) => {
-                let error = self.strict && g.rejected;
-                let first = g
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.severity == ctlpgn_filter::Severity::Error)
-                    .map(|d| d.render(&self.name));
-                let game = Game::new(py, g)?;
-                if error {
-                    let text = first.unwrap_or_default();
-                    let text = text.lines().next().unwrap_or("a game with an error");
-                    let err = GameError::new_err(text.to_string());
-                    let v = err.value(py);
-                    v.setattr("diagnostics", game.diagnostics.clone_ref(py))?;
-                    v.setattr("game", Py::new(py, game)?)?;
-                    return Err(err);
-                }
-                Ok(game)
+            Message::Games(games) => {
+                self.pending = games.into();
+                Ok(self.pending.pop_front().expect("a batch holds a game"))
             }
             Message::Done(r) => {
                 self.finished = true;
@@ -657,12 +681,6 @@ impl Games {
                 Err(internal(p))
             }
         }
-    }
-
-    /// The counts of the run, once every game has been read; else None.
-    #[getter]
-    fn report(&self, py: Python<'_>) -> Option<Py<Report>> {
-        self.report.as_ref().map(|r| r.clone_ref(py))
     }
 }
 
@@ -735,15 +753,25 @@ fn read_games(
         verify: final_pdtl,
         ..Options::default()
     };
-    let (sender, receiver) = sync_channel(GAMES_AHEAD);
+    let (sender, receiver) = sync_channel(GAMES_AHEAD / BATCH);
     std::thread::Builder::new()
         .name("ctlpgn-read".into())
         .spawn(move || {
-            let games = sender.clone();
+            let mut batch = Vec::with_capacity(BATCH);
             let run = catch_unwind(AssertUnwindSafe(|| {
-                games::read(input, &options, |g| games.send(Message::Game(g)).is_ok())
+                games::read(input, &options, |g| {
+                    batch.push(g);
+                    if batch.len() < BATCH {
+                        return true;
+                    }
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                    sender.send(Message::Games(full)).is_ok()
+                })
             }));
             // Nobody may be listening any more: nothing to do then.
+            if !batch.is_empty() && sender.send(Message::Games(batch)).is_err() {
+                return;
+            }
             let _ = sender.send(match run {
                 Ok(Ok(report)) => Message::Done(report),
                 Ok(Err(e)) => Message::Failed(e),
@@ -757,6 +785,7 @@ fn read_games(
         strict,
         report: None,
         finished: false,
+        pending: VecDeque::new(),
     })
 }
 
@@ -834,7 +863,7 @@ fn listing(
                         .map(|c| match c {
                             Column::File => Value::Text(Some(file.to_string())),
                             Column::Line => Value::Number(g.line),
-                            Column::Plies => Value::Number(p.moves.len() as u64),
+                            Column::Plies => Value::Number(p.moves().len() as u64),
                             Column::Result => Value::Text(Some(g.result.to_string())),
                             Column::Tag(n) => Value::Text(tag(n)),
                         })
