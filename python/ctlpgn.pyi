@@ -37,7 +37,11 @@ class Report:
     games_read: int
     games_written: int
     games_rejected: int
-    left_out: dict[str, int]
+    left_out: dict[
+        Literal["duplicates", "tag", "result", "date", "date_unknown", "plies", "position",
+                "other", "inverted"],
+        int,
+    ]
     warnings: int
     half_moves: int
     comments_dropped: int
@@ -51,7 +55,7 @@ class Game:
     tags: dict[str, str]
     tag_list: list[tuple[str, str]]
     moves: list[str]
-    result: Optional[str]
+    result: Literal["3-0", "0-3", "1-1", "2-1", "1-2", "*"]
     pdtl: Optional[str]
     final_pdtl: Optional[str]
     diagnostics: list[Diagnostic]
@@ -98,17 +102,21 @@ def filter(
     verify: bool = ...,
     strict: bool = ...,
     fix_result: bool = ...,
-    format: Literal["ctl-pgn", "ndjson"] = ...,
+    format: Literal["ctl-pgn", "ndjson", "tsv", "csv"] = ...,
+    columns: _Strings = ...,
+    count: bool = ...,
     typographic: bool = ...,
     dedup: bool = ...,
     dedup_result: bool = ...,
     tag: _Strings = ...,
     player: _Strings = ...,
+    result: _Strings = ...,
+    date: Optional[str] = ...,
     invert: bool = ...,
     plies: Union[int, str, None] = ...,
     reaches: Optional[str] = ...,
     stop_after: Optional[int] = ...,
-    max_line_bytes: int = ...,
+    max_line_bytes: Union[int, str] = ...,
     quiet: bool = ...,
     fail_fast: bool = ...,
 ) -> tuple[str, list[Diagnostic], Report]:
@@ -121,6 +129,19 @@ def filter_file(
 ) -> tuple[str, list[Diagnostic], Report]: ...
 @overload
 def filter_file(path: _Path, out: _Path, **options: object) -> tuple[list[Diagnostic], Report]: ...
+
+_Source = Union[_Path, bytes, bytearray, IO[bytes]]
+
+def count(source: _Source, **options: object) -> int:
+    """The number of games the filter writes with `options` (those of
+    filter), as --count prints it."""
+
+def listing(
+    source: _Source, columns: Optional[_Strings] = None, **options: object
+) -> list[dict[str, Union[str, int, None]]]:
+    """One dict a game written, its columns as --format tsv lists them
+    (White, Black, Date, result, plies, file, line by default): a tag's
+    first value or None, line and plies ints."""
 
 @overload
 def check(game_or_text: Game) -> Verdict: ...

@@ -9,6 +9,11 @@ python-chess, taken in alternation (medians), as issue 46 asks:
 
     pip install ./python chess
     python3 scripts/python-throughput.py [target/release/ctlpgn-filter]
+        [--times N] [--no-chess]
+
+--times: how many times the seven games are repeated (700 by default, about
+6 MB; 6000 for the 50 MB of issue 54); --no-chess leaves python-chess out
+(and needs no chess package).
 
 Wall time drifts on a shared machine: read the ratios, run by run.
 """
@@ -19,8 +24,8 @@ import sys
 import tempfile
 import time
 
-import chess
-import chess.pgn
+import argparse
+
 import ctlpgn
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -42,6 +47,9 @@ def real_games_repeated(path, times=700):
 
 
 def standard_pgn(path, size):
+    import chess
+    import chess.pgn
+
     rng = random.Random(1)
     with open(path, "w") as out:
         n = 0
@@ -68,13 +76,21 @@ def timed(run):
 
 
 def main():
-    cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "target/release/ctlpgn-filter")
+    parser = argparse.ArgumentParser()
+    parser.add_argument("cli", nargs="?", default=os.path.join(ROOT, "target/release/ctlpgn-filter"))
+    parser.add_argument("--times", type=int, default=700)
+    parser.add_argument("--no-chess", action="store_true")
+    args = parser.parse_args()
+    cli = args.cli
     with tempfile.TemporaryDirectory() as tmp:
         real, std = os.path.join(tmp, "real.ctl-pgn"), os.path.join(tmp, "standard.pgn")
-        real_games_repeated(real)
-        standard_pgn(std, os.path.getsize(real))
+        real_games_repeated(real, args.times)
+        if not args.no_chess:
+            standard_pgn(std, os.path.getsize(real))
 
         def python_chess():
+            import chess.pgn
+
             with open(std) as f:
                 while chess.pgn.read_game(f) is not None:
                     pass
@@ -87,6 +103,8 @@ def main():
             ),
             "python-chess read_game": (std, python_chess),
         }
+        if args.no_chess:
+            del readers["python-chess read_game"]
         times = {name: [] for name in readers}
         for k in range(RUNS):
             for name, (_, run) in readers.items():
@@ -94,10 +112,13 @@ def main():
                 if name.startswith("python-chess") and k >= 3:
                     continue
                 times[name].append(timed(run))
+        speed = {}
         for name, (path, _) in readers.items():
             t = sorted(times[name])
             mb = os.path.getsize(path) / 1e6
-            print(f"{name:28s} {mb:4.1f} MB  median {t[len(t) // 2]:7.3f} s  {mb / t[len(t) // 2]:7.1f} MB/s")
+            speed[name] = mb / t[len(t) // 2]
+            print(f"{name:28s} {mb:5.1f} MB  median {t[len(t) // 2]:7.3f} s  {speed[name]:7.1f} MB/s")
+        print(f"read_games / command line: {speed['ctlpgn.read_games'] / speed['ctlpgn-filter -q --jobs 1']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 //! The filter: which passes run, and a run over one input.
 
 use crate::diag::{Diagnostic, Severity};
+use crate::games::Fate;
 use crate::ledger::{Gate, Ledger};
 use crate::passes::{
     AsciiSeparators, Chain, DedupKey, DropComments, DropRatings, DropVariations, FanToLetters,
@@ -665,7 +666,7 @@ impl Filter {
         let mut reader = Reader::resumed(set, resume, until, cut_short, src);
         self.stages.before = Report::default();
         while let Some(decided) = reader.read_game(self)? {
-            let stop = self.write_game(&mut reader, decided, &mut sinks)?;
+            let (_, stop) = self.write_game(&mut reader, decided, &mut sinks)?;
             if stop {
                 return Ok((self.stages.before, Stop::FailFast));
             }
@@ -676,13 +677,14 @@ impl Filter {
     /// Writes the game `reader` read last as `decided`: written, rejected
     /// (its bytes as read to the rejects), or left out (a duplicate's
     /// bytes as read to the duplicates); hands on its diagnostics, and
-    /// counts it. Returns whether reading stops after it.
-    fn write_game<R: Read>(
+    /// counts it. Returns what became of it, and whether reading stops
+    /// after it.
+    pub(crate) fn write_game<R: Read>(
         &mut self,
         reader: &mut Reader<'_, R>,
         decided: Decided,
         sinks: &mut Sinks<'_>,
-    ) -> io::Result<bool> {
+    ) -> io::Result<(Fate, bool)> {
         let Decided {
             verdict,
             result,
@@ -694,6 +696,11 @@ impl Filter {
         }
         let cx = reader.context_mut();
         let rejected = cx.has_error();
+        let fate = match verdict.left_out {
+            Some(reason) => Fate::LeftOut(reason),
+            None if rejected => Fate::Rejected,
+            None => Fate::Written,
+        };
         if let Some(reason) = verdict.left_out {
             counts.left_out.count(reason);
             if let Some(note) = &verdict.note {
@@ -736,7 +743,8 @@ impl Filter {
             }
         }
         self.stages.before.add(&counts);
-        Ok((rejected || variations_failed > 0) && self.fail_fast || verdict.stop)
+        let stop = (rejected || variations_failed > 0) && self.fail_fast || verdict.stop;
+        Ok((fate, stop))
     }
 
     /// Filters a whole byte slice; returns the output, the diagnostics and

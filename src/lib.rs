@@ -33,8 +33,10 @@ mod cut;
 pub mod decode;
 mod diag;
 mod filter;
+mod games;
 mod grammar;
 mod ledger;
+pub mod options;
 mod parallel;
 mod pass;
 pub mod passes;
@@ -58,6 +60,7 @@ pub use filter::{
     index_implementations, Filter, FilterBuilder, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES,
     PASS_NAMES,
 };
+pub use games::{Fate, FilteredGame, Games};
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexColour, HexError, COLUMNS};
 pub use grammar::model::{
@@ -66,6 +69,7 @@ pub use grammar::model::{
 };
 pub use grammar::redefine::{RedefineError, RedefineMap};
 pub use ledger::Ledger;
+pub use options::{OptionError, Options};
 pub use parallel::{run_parallel, run_parallel_into};
 pub use passes::{
     Context, Flow, Interest, LeftOut, Pass, Reaches, SelectDate, SelectError, SelectPlies,

@@ -10,15 +10,16 @@
 mod games;
 mod options;
 
-use ctlpgn_filter::decode;
-use games::{GameData, STOPPED};
-use options::Options;
+use ctlpgn_filter::{decode, Column, Options};
+use games::GameData;
 use pyo3::exceptions::{
     PyException, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError,
     PyRuntimeError, PyStopIteration, PyTypeError,
 };
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -45,8 +46,10 @@ pyo3::create_exception!(
     "A fault of this package (a Rust panic, caught): please report it."
 );
 
-/// How many whole games the reading thread may be ahead of Python.
+/// How many whole games the reading thread may be ahead of Python, sent
+/// `BATCH` at a time.
 const GAMES_AHEAD: usize = 64;
+const BATCH: usize = 16;
 
 /// One diagnostic: a message about the input, with its place.
 #[pyclass(frozen, module = "ctlpgn")]
@@ -127,8 +130,9 @@ struct Report {
     games_written: u64,
     /// Games rejected for an error.
     games_rejected: u64,
-    /// Games left out (dedup, tag, player, plies, reaches, invert), by
-    /// reason: duplicates, tag, plies, position, other, inverted.
+    /// Games left out (dedup, tag, player, result, date, plies, reaches,
+    /// invert), by reason: duplicates, tag, result, date, date_unknown,
+    /// plies, position, other, inverted.
     left_out: Py<PyDict>,
     /// Warnings reported for written games.
     warnings: u64,
@@ -158,6 +162,9 @@ impl Report {
         for (name, n) in [
             ("duplicates", l.duplicates),
             ("tag", l.tag),
+            ("result", l.result),
+            ("date", l.date),
+            ("date_unknown", l.date_unknown),
             ("plies", l.plies),
             ("position", l.position),
             ("other", l.other),
@@ -183,41 +190,75 @@ impl Report {
 
 /// One game, as the filter reads it: normalised (standard letters, ASCII
 /// separators, ratings, comments and variations gone).
-#[pyclass(frozen, get_all, module = "ctlpgn")]
+#[pyclass(frozen, module = "ctlpgn")]
 struct Game {
-    /// The tags, in input order, as ndjson's "tags" has them: a dict, where
-    /// a repeated name keeps its first value. The PDTL start position is
-    /// `pdtl`, not a tag.
-    tags: Py<PyDict>,
-    /// Every tag pair, repeated names too, in input order: a list of
-    /// (name, value), as ndjson's "tag_list".
-    tag_list: Py<PyList>,
-    /// The main line's half-moves, canonical (`"E7-E13"`, `"GD26*L5"`),
-    /// without rating, NAGs or end marker.
-    moves: Py<PyList>,
-    /// The result line ("3-0", "0-3", "1-1", "2-1", "1-2", "*"), when the
-    /// game has one.
-    result: Option<&'static str>,
-    /// The game's start position (its PDTL tag), or None: the initial setup.
-    pdtl: Option<String>,
+    /// The result it is written with ("3-0", "0-3", "1-1", "2-1", "1-2",
+    /// "*"): its result line, else a `#` move's mover wins, else its
+    /// Result tag, else "*"; ndjson's "result".
+    #[pyo3(get)]
+    result: &'static str,
     /// The final position as a PDTL, when read with `final_pdtl=True` and
     /// every move fits; else None.
+    #[pyo3(get)]
     final_pdtl: Option<String>,
     /// The game's diagnostics, errors, warnings and notes.
+    #[pyo3(get)]
     diagnostics: Py<PyList>,
     /// It has an error: the filter would reject it.
+    #[pyo3(get)]
     rejected: bool,
     /// The line of its first byte.
+    #[pyo3(get)]
     line: u64,
     /// The game as the filter writes it (canonical CTL-PGN), or, rejected,
     /// as read.
+    #[pyo3(get)]
     text: String,
+    /// Its tags and moves, read from `text` when first asked for.
+    parts: GILOnceCell<Parts>,
+}
+
+/// What `Game` reads from its text.
+struct Parts {
+    tags: Py<PyDict>,
+    tag_list: Py<PyList>,
+    moves: Py<PyList>,
+    pdtl: Option<String>,
 }
 
 #[pymethods]
 impl Game {
-    fn __repr__(&self, py: Python<'_>) -> String {
-        let tags = self.tags.bind(py);
+    /// The tags, in input order, as ndjson's "tags" has them: a dict, where
+    /// a repeated name keeps its first value. The PDTL start position is
+    /// `pdtl`, not a tag.
+    #[getter]
+    fn tags(&self, py: Python<'_>) -> PyResult<Py<PyDict>> {
+        Ok(self.parts(py)?.tags.clone_ref(py))
+    }
+
+    /// Every tag pair, repeated names too, in input order: a list of
+    /// (name, value), as ndjson's "tag_list".
+    #[getter]
+    fn tag_list(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        Ok(self.parts(py)?.tag_list.clone_ref(py))
+    }
+
+    /// The main line's half-moves, canonical (`"E7-E13"`, `"GD26*L5"`),
+    /// without rating, NAGs or end marker.
+    #[getter]
+    fn moves(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        Ok(self.parts(py)?.moves.clone_ref(py))
+    }
+
+    /// The game's start position (its PDTL tag), or None: the initial setup.
+    #[getter]
+    fn pdtl(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        Ok(self.parts(py)?.pdtl.clone())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let parts = self.parts(py)?;
+        let tags = parts.tags.bind(py);
         let name = |n: &str| {
             tags.get_item(n)
                 .ok()
@@ -225,50 +266,48 @@ impl Game {
                 .and_then(|v| v.extract::<String>().ok())
                 .unwrap_or_else(|| "?".into())
         };
-        format!(
+        Ok(format!(
             "<Game line {}: {} - {}, {} half-moves, {}>",
             self.line,
             name("White"),
             name("Black"),
-            self.moves.bind(py).len(),
-            self.result.unwrap_or("no result")
-        )
+            parts.moves.bind(py).len(),
+            self.result
+        ))
     }
 }
 
 impl Game {
-    fn new(py: Python<'_>, mut g: GameData) -> PyResult<Game> {
-        // As the filter writes them: the Variant tag first, spelled
-        // canonically, added if missing (a rejected game's are as read).
-        if !g.rejected {
-            let variant = ("Variant".to_string(), "C'escacs".to_string());
-            match g.tags.iter().position(|(name, _)| name == "Variant") {
-                Some(i) => {
-                    g.tags[i] = variant;
-                    g.tags[..=i].rotate_right(1);
-                }
-                None => g.tags.insert(0, variant),
-            }
-        }
-        let tags = PyDict::new(py);
-        // As ndjson's "tags": a repeated name keeps its first value.
-        for (name, value) in &g.tags {
-            if !tags.contains(name)? {
-                tags.set_item(name, value)?;
-            }
-        }
-        let tag_list = PyList::new(py, &g.tags)?;
+    fn new(py: Python<'_>, g: GameData) -> PyResult<Game> {
         Ok(Game {
-            tags: tags.unbind(),
-            tag_list: tag_list.unbind(),
-            moves: PyList::new(py, &g.moves)?.unbind(),
             result: g.result,
-            pdtl: g.pdtl,
             final_pdtl: g.final_pdtl,
             diagnostics: diagnostics(py, &g.diagnostics)?.unbind(),
             rejected: g.rejected,
             line: g.line,
-            text: String::from_utf8_lossy(&g.text).into_owned(),
+            text: g.text,
+            parts: GILOnceCell::new(),
+        })
+    }
+
+    /// Its tags and moves, read from its text the first time (with the GIL
+    /// released).
+    fn parts(&self, py: Python<'_>) -> PyResult<&Parts> {
+        self.parts.get_or_try_init(py, || {
+            let p = py.allow_threads(|| games::parts(&self.text));
+            let tags = PyDict::new(py);
+            // As ndjson's "tags": a repeated name keeps its first value.
+            for (name, value) in &p.tags {
+                if !tags.contains(name)? {
+                    tags.set_item(name, value)?;
+                }
+            }
+            Ok(Parts {
+                tags: tags.unbind(),
+                tag_list: PyList::new(py, &p.tags)?.unbind(),
+                moves: PyList::new(py, p.moves())?.unbind(),
+                pdtl: p.pdtl,
+            })
         })
     }
 }
@@ -383,6 +422,35 @@ fn input_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     })
 }
 
+/// Filters `input` (compressed or not) as the command line does with `o`
+/// into `w`: a listing's header first, a count alone. `name`: the input's,
+/// for ndjson's and a listing's `file`.
+fn filter_into(
+    o: &Options,
+    name: Option<&str>,
+    input: impl Read,
+    w: &mut dyn io::Write,
+) -> io::Result<(Vec<ctlpgn_filter::Diagnostic>, ctlpgn_filter::Report)> {
+    let (input, _, fault) = decode::decompressed(input)?;
+    let mut filter = o.builder().build();
+    filter.set_cut_short(Some(fault.cut.clone()));
+    if let Some(name) = name {
+        filter.set_file_name(name);
+    }
+    w.write_all(&o.header().unwrap_or_default())?;
+    let mut ds = Vec::new();
+    let report = filter.run(input, w, &mut |d| ds.push(d.clone()))?;
+    if o.count {
+        writeln!(w, "{}", report.games_written)?;
+    }
+    // The games decoded before a decoder's error are written; then the
+    // error, as the command line reports it after them.
+    match fault.take() {
+        Some(e) => Err(e),
+        None => Ok((ds, report)),
+    }
+}
+
 /// filter(text, **options) -> (output, diagnostics, report)
 ///
 /// Filters CTL-PGN `text` (str or bytes) as `ctlpgn-filter` does, with
@@ -399,14 +467,18 @@ fn filter(
     text: &Bound<'_, PyAny>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<(String, Py<PyList>, Report)> {
-    let o = Options::from_kwargs("filter", options)?;
+    let o = options::from_kwargs("filter", options)?;
     let input = input_bytes(text)?;
     let run = py.allow_threads(move || {
         catch_unwind(AssertUnwindSafe(|| {
-            o.builder(None).build().filter_bytes(&input)
+            let mut out = Vec::new();
+            let (ds, report) = filter_into(&o, None, &input[..], &mut out)?;
+            Ok::<_, io::Error>((out, ds, report))
         }))
     });
-    let (out, ds, report) = run.map_err(internal)?;
+    let (out, ds, report) = run
+        .map_err(internal)?
+        .map_err(|e| os_error(py, "<input>", &e))?;
     Ok((
         String::from_utf8_lossy(&out).into_owned(),
         diagnostics(py, &ds)?.unbind(),
@@ -429,7 +501,7 @@ fn filter_file(
     out: Option<std::path::PathBuf>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyObject> {
-    let o = Options::from_kwargs("filter_file", options)?;
+    let o = options::from_kwargs("filter_file", options)?;
     let name = path.display().to_string();
     // An open may wait (a named pipe, for the other end): other Python
     // threads run meanwhile, that other end perhaps among them.
@@ -445,23 +517,13 @@ fn filter_file(
     };
     let run = py.allow_threads(|| {
         catch_unwind(AssertUnwindSafe(|| {
-            let mut ds = Vec::new();
             let mut text = Vec::new();
             let w: &mut dyn io::Write = match &mut sink {
                 Some(f) => f,
                 None => &mut text,
             };
-            // Compressed or not, as the command line reads it.
-            let (input, _, fault) = decode::decompressed(file)?;
-            let mut filter = o.builder(None).build();
-            filter.set_cut_short(Some(fault.cut.clone()));
-            // ndjson's "file", as the command line names it.
-            filter.set_file_name(&name);
-            let report = filter.run(input, w, &mut |d| ds.push(d.clone()))?;
-            match fault.take() {
-                Some(e) => Err(e),
-                None => Ok((text, ds, report)),
-            }
+            let (ds, report) = filter_into(&o, Some(&name), file, w)?;
+            Ok((text, ds, report))
         }))
     });
     let (text, ds, report) = run
@@ -488,7 +550,8 @@ fn filter_file(
 
 /// What the reading thread hands the iterator.
 enum Message {
-    Game(GameData),
+    /// Games, a few at a time: one wake-up of the iterator each.
+    Games(Vec<GameData>),
     Done(ctlpgn_filter::Report),
     Failed(io::Error),
     Panicked(Box<dyn std::any::Any + Send>),
@@ -536,6 +599,8 @@ struct Games {
     strict: bool,
     report: Option<Py<Report>>,
     finished: bool,
+    /// The games received, not yet handed out.
+    pending: VecDeque<GameData>,
 }
 
 #[pymethods]
@@ -545,6 +610,39 @@ impl Games {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Game> {
+        let g = match self.pending.pop_front() {
+            Some(g) => g,
+            None => self.receive(py)?,
+        };
+        let error = self.strict && g.rejected;
+        let first = g
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == ctlpgn_filter::Severity::Error)
+            .map(|d| d.render(&self.name));
+        let game = Game::new(py, g)?;
+        if error {
+            let text = first.unwrap_or_default();
+            let text = text.lines().next().unwrap_or("a game with an error");
+            let err = GameError::new_err(text.to_string());
+            let v = err.value(py);
+            v.setattr("diagnostics", game.diagnostics.clone_ref(py))?;
+            v.setattr("game", Py::new(py, game)?)?;
+            return Err(err);
+        }
+        Ok(game)
+    }
+
+    /// The counts of the run, once every game has been read; else None.
+    #[getter]
+    fn report(&self, py: Python<'_>) -> Option<Py<Report>> {
+        self.report.as_ref().map(|r| r.clone_ref(py))
+    }
+}
+
+impl Games {
+    /// Waits for the next games from the reading thread; the first of them.
+    fn receive(&mut self, py: Python<'_>) -> PyResult<GameData> {
         if self.finished {
             return Err(PyStopIteration::new_err(()));
         }
@@ -565,24 +663,9 @@ impl Games {
             Err(_) => Message::Panicked(Box::new("the reading thread ended without a word")),
         };
         match message {
-            Message::Game(g) => {
-                let error = self.strict && g.rejected;
-                let first = g
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.severity == ctlpgn_filter::Severity::Error)
-                    .map(|d| d.render(&self.name));
-                let game = Game::new(py, g)?;
-                if error {
-                    let text = first.unwrap_or_default();
-                    let text = text.lines().next().unwrap_or("a game with an error");
-                    let err = GameError::new_err(text.to_string());
-                    let v = err.value(py);
-                    v.setattr("diagnostics", game.diagnostics.clone_ref(py))?;
-                    v.setattr("game", Py::new(py, game)?)?;
-                    return Err(err);
-                }
-                Ok(game)
+            Message::Games(games) => {
+                self.pending = games.into();
+                Ok(self.pending.pop_front().expect("a batch holds a game"))
             }
             Message::Done(r) => {
                 self.finished = true;
@@ -599,17 +682,13 @@ impl Games {
             }
         }
     }
-
-    /// The counts of the run, once every game has been read; else None.
-    #[getter]
-    fn report(&self, py: Python<'_>) -> Option<Py<Report>> {
-        self.report.as_ref().map(|r| r.clone_ref(py))
-    }
 }
 
-/// What `read_games` reads from.
+/// What `function` (`read_games`, `count`, `listing`) reads from, and its
+/// name.
 fn open_source(
     py: Python<'_>,
+    function: &str,
     source: &Bound<'_, PyAny>,
 ) -> PyResult<(String, Box<dyn Read + Send>)> {
     if let Ok(b) = source.downcast::<PyBytes>() {
@@ -638,7 +717,7 @@ fn open_source(
         return Ok(("<bytes>".into(), Box::new(io::Cursor::new(b))));
     }
     Err(PyTypeError::new_err(format!(
-        "read_games() reads a path, a file object or bytes, not {}",
+        "{function}() reads a path, a file object or bytes, not {}",
         source
             .get_type()
             .name()
@@ -668,25 +747,33 @@ fn read_games(
     strict: bool,
     final_pdtl: bool,
 ) -> PyResult<Games> {
-    let (name, input) = open_source(py, source)?;
+    let (name, input) = open_source(py, "read_games", source)?;
     let options = Options {
         strict,
+        verify: final_pdtl,
         ..Options::default()
     };
-    let (sender, receiver) = sync_channel(GAMES_AHEAD);
+    let (sender, receiver) = sync_channel(GAMES_AHEAD / BATCH);
     std::thread::Builder::new()
         .name("ctlpgn-read".into())
         .spawn(move || {
-            let games = sender.clone();
+            let mut batch = Vec::with_capacity(BATCH);
             let run = catch_unwind(AssertUnwindSafe(|| {
-                games::read(input, &options, final_pdtl, move |g| {
-                    games.send(Message::Game(g)).is_ok()
+                games::read(input, &options, |g| {
+                    batch.push(g);
+                    if batch.len() < BATCH {
+                        return true;
+                    }
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                    sender.send(Message::Games(full)).is_ok()
                 })
             }));
             // Nobody may be listening any more: nothing to do then.
+            if !batch.is_empty() && sender.send(Message::Games(batch)).is_err() {
+                return;
+            }
             let _ = sender.send(match run {
                 Ok(Ok(report)) => Message::Done(report),
-                Ok(Err(e)) if e.to_string() == STOPPED => return,
                 Ok(Err(e)) => Message::Failed(e),
                 Err(p) => Message::Panicked(p),
             });
@@ -698,7 +785,110 @@ fn read_games(
         strict,
         report: None,
         finished: false,
+        pending: VecDeque::new(),
     })
+}
+
+/// count(source, **options) -> int
+///
+/// The number of games of `source` (a path, a binary file object or
+/// bytes, as for `read_games`) that the filter would write with
+/// `options` (as for `filter`): `ctlpgn-filter --count`.
+#[pyfunction]
+#[pyo3(signature = (source, **options))]
+fn count(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<u64> {
+    let mut o = options::from_kwargs("count", options)?;
+    o.count = true;
+    let (name, input) = open_source(py, "count", source)?;
+    let run = py.allow_threads(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            filter_into(&o, None, input, &mut io::sink())
+        }))
+    });
+    let (_, report) = run
+        .map_err(internal)?
+        .map_err(|e| os_error(py, &name, &e))?;
+    Ok(report.games_written)
+}
+
+/// A listing's value: a tag's (None when the game has none), or a number.
+enum Value {
+    Text(Option<String>),
+    Number(u64),
+}
+
+/// listing(source, columns=None, **options) -> list of dict
+///
+/// The games of `source` (as for `read_games`) that the filter writes with
+/// `options` (as for `filter`), one dict a game, its `columns`
+/// (`--columns`: a str, or a list of names; by default White, Black, Date,
+/// result, plies, file, line, as `--format tsv` lists them): a tag's first
+/// value, or None when the game has none; `line` and `plies` ints.
+#[pyfunction]
+#[pyo3(signature = (source, columns = None, **options))]
+fn listing(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    columns: Option<&Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<PyList>> {
+    let kwargs = options.map_or_else(|| PyDict::new(py), |d| d.copy().expect("a dict copies"));
+    kwargs.set_item("format", "tsv")?;
+    if let Some(c) = columns {
+        kwargs.set_item("columns", c)?;
+    }
+    let mut o = options::from_kwargs("listing", Some(&kwargs))?;
+    let columns = o.columns.take().unwrap_or_default();
+    // Each game written as CTL-PGN, its values read from that text.
+    o.format = ctlpgn_filter::Format::CtlPgn;
+    let (name, input) = open_source(py, "listing", source)?;
+    let file = if name == "<bytes>" { "" } else { &name };
+    let run = py.allow_threads(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            let mut rows = Vec::new();
+            games::read(input, &o, |g| {
+                if !g.written {
+                    return true;
+                }
+                let p = games::parts(&g.text);
+                let tag = |n: &str| p.tags.iter().find(|(t, _)| t == n).map(|(_, v)| v.clone());
+                rows.push(
+                    columns
+                        .columns()
+                        .iter()
+                        .map(|c| match c {
+                            Column::File => Value::Text(Some(file.to_string())),
+                            Column::Line => Value::Number(g.line),
+                            Column::Plies => Value::Number(p.moves().len() as u64),
+                            Column::Result => Value::Text(Some(g.result.to_string())),
+                            Column::Tag(n) => Value::Text(tag(n)),
+                        })
+                        .collect::<Vec<_>>(),
+                );
+                true
+            })
+            .map(|_| rows)
+        }))
+    });
+    let rows = run
+        .map_err(internal)?
+        .map_err(|e| os_error(py, &name, &e))?;
+    let list = PyList::empty(py);
+    for row in rows {
+        let d = PyDict::new(py);
+        for (c, v) in columns.columns().iter().zip(row) {
+            match v {
+                Value::Text(t) => d.set_item(c.name(), t)?,
+                Value::Number(n) => d.set_item(c.name(), n)?,
+            }
+        }
+        list.append(d)?;
+    }
+    Ok(list.unbind())
 }
 
 /// check(game_or_text) -> Verdict, or a list of them
@@ -718,18 +908,16 @@ fn check(py: Python<'_>, game_or_text: &Bound<'_, PyAny>) -> PyResult<PyObject> 
     };
     let run = py.allow_threads(move || {
         catch_unwind(AssertUnwindSafe(|| {
-            let found = std::sync::Arc::new(Mutex::new(Vec::new()));
-            let keep = found.clone();
+            let mut found = Vec::new();
             let options = Options {
                 verify: true,
                 ..Options::default()
             };
-            let report = games::read(&input[..], &options, true, move |g| {
-                keep.lock().unwrap_or_else(|e| e.into_inner()).push(g);
+            games::read(&input[..], &options, |g| {
+                found.push(g);
                 true
-            });
-            let found = std::mem::take(&mut *found.lock().unwrap_or_else(|e| e.into_inner()));
-            report.map(|_| found)
+            })
+            .map(|_| found)
         }))
     });
     let found = run
@@ -757,6 +945,8 @@ fn ctlpgn(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(filter_file, m)?)?;
     m.add_function(wrap_pyfunction!(read_games, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(listing, m)?)?;
     m.add_class::<Game>()?;
     m.add_class::<Diagnostic>()?;
     m.add_class::<Report>()?;

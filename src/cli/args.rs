@@ -2,10 +2,15 @@
 //! `--completions` show them.
 
 use super::inputs::GameFiles;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Command, CommandFactory, Parser, ValueEnum};
+use ctlpgn_filter::options::{
+    parse_columns, parse_date, parse_max_depth, parse_pdtl, parse_player, parse_plies,
+    parse_result, parse_size, parse_stop_after, parse_tag, FORMATS, LISTING_IS_ONE,
+};
 use ctlpgn_filter::{
-    Columns, DiagramOptions, Pdtl, PieceStyle, SelectDate, SelectPlies, SelectResult, Side,
-    TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES,
+    Columns, DiagramOptions, Format, Options, Pdtl, PieceStyle, SelectDate, SelectPlies,
+    SelectResult, Side, TagPattern, DEFAULT_MAX_DEPTH, PASS_NAMES,
 };
 use std::path::PathBuf;
 
@@ -70,8 +75,9 @@ pub struct Cli {
     /// with a comma between values, each text quoted (`"` doubled), as RFC
     /// 4180. The values are ndjson's, so `jq -r '[...] | @tsv'` (or `@csv`)
     /// on ndjson writes the same lines.
-    #[arg(help_heading = "Output", long, value_enum, default_value_t = OutputFormat::CtlPgn)]
-    pub format: OutputFormat,
+    #[arg(help_heading = "Output", long, value_name = "FORMAT", default_value = "ctl-pgn",
+          value_parser = format_parser())]
+    pub format: Format,
     /// With --format tsv or csv, the columns, separated by commas.
     ///
     /// By default White,Black,Date,result,plies,file,line. file: the
@@ -124,7 +130,7 @@ pub struct Cli {
     /// The same games are rejected whether variations are dropped, kept or
     /// split.
     #[arg(help_heading = "Inputs", long, value_name = "N", default_value_t = DEFAULT_MAX_DEPTH, hide_short_help = true,
-          value_parser = clap::value_parser!(u32).range(1..))]
+          value_parser = parse_max_depth)]
     pub max_depth: u32,
     /// Keep ratings (`?!`, `◇`...) and NAGs (`$n`).
     #[arg(help_heading = "What is kept", long)]
@@ -368,16 +374,16 @@ pub struct Cli {
     pub man: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// Canonical CTL-PGN.
-    CtlPgn,
-    /// One JSON object per game.
-    Ndjson,
-    /// One line per game, values separated by tabs (--columns).
-    Tsv,
-    /// One line per game, values separated by commas (--columns).
-    Csv,
+/// `--format`: the library's names of formats, and what each writes.
+fn format_parser() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(FORMATS.map(|(name, _, help)| PossibleValue::new(name).help(help)))
+        .map(|name| {
+            FORMATS
+                .into_iter()
+                .find(|(n, ..)| *n == name)
+                .map(|(_, format, _)| format)
+                .expect("one of FORMATS, as parsed")
+        })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -413,22 +419,36 @@ impl Cli {
         }
     }
 
-    /// Is a selection asked for: an option that keeps some games only?
-    pub fn selects(&self) -> bool {
-        !self.tags.is_empty()
-            || !self.players.is_empty()
-            || !self.results.is_empty()
-            || self.date.is_some()
-            || self.plies.is_some()
-            || self.reaches.is_some()
-    }
-
-    /// The listing asked for (`--format tsv` or `csv`), if one is.
-    pub fn listing(&self) -> Option<ctlpgn_filter::Format> {
-        match self.format {
-            OutputFormat::Tsv => Some(ctlpgn_filter::Format::Tsv),
-            OutputFormat::Csv => Some(ctlpgn_filter::Format::Csv),
-            OutputFormat::CtlPgn | OutputFormat::Ndjson => None,
+    /// The filtering options, as the library takes them (`--check` is
+    /// `--verify` without output; `--duplicates` implies `--dedup`).
+    pub fn options(&self) -> Options {
+        Options {
+            keep_comments: self.keep_comments,
+            keep_variations: self.keep_variations,
+            keep_ratings: self.keep_ratings,
+            skip_pass: self.skip_pass.clone(),
+            split_variations: self.split_variations,
+            max_depth: self.max_depth,
+            max_line_bytes: self.max_line_bytes,
+            strict: self.strict,
+            quiet: self.quiet,
+            fix_result: self.fix_result,
+            fail_fast: self.fail_fast,
+            format: self.format,
+            columns: self.columns.clone(),
+            count: self.count,
+            typographic: self.typographic,
+            tags: self.tags.clone(),
+            players: self.players.clone(),
+            results: self.results.clone(),
+            date: self.date.clone(),
+            plies: self.plies.clone(),
+            reaches: self.reaches.clone(),
+            invert: self.invert,
+            dedup: self.dedup || self.duplicates.is_some(),
+            dedup_result: self.dedup_result,
+            stop_after: self.stop_after,
+            verify: self.verify || self.check,
         }
     }
 
@@ -436,11 +456,6 @@ impl Cli {
     /// were checked by [`Cli::parse_checked`].
     pub fn game_files(&self) -> GameFiles {
         GameFiles::new(&self.globs, self.hidden).expect("checked as parsed")
-    }
-
-    /// `--dedup`, or an option that implies it.
-    pub fn dedup(&self) -> bool {
-        self.dedup || self.dedup_result || self.duplicates.is_some()
     }
 
     /// Reads the command line; exits with clap's usage error (status 2)
@@ -463,31 +478,15 @@ impl Cli {
                 .error(clap::error::ErrorKind::ValueValidation, e)
                 .exit();
         }
-        if cli.invert && !cli.selects() {
+        if let Err(e) = cli.options().check() {
             Cli::command()
-                .error(
-                    clap::error::ErrorKind::MissingRequiredArgument,
-                    "--invert writes the games a selection leaves out: \
-                     add --tag, --player, --result, --date, --plies or --reaches",
-                )
+                .error(clap::error::ErrorKind::ArgumentConflict, e)
                 .exit();
         }
-        let listing = matches!(cli.format, OutputFormat::Tsv | OutputFormat::Csv);
-        if !listing && cli.columns.is_some() {
+        let listing = matches!(cli.format, Format::Tsv | Format::Csv);
+        if listing && (cli.in_place || cli.out_dir.is_some()) {
             Cli::command()
-                .error(
-                    clap::error::ErrorKind::ArgumentConflict,
-                    "--columns are a listing's: add --format tsv or --format csv",
-                )
-                .exit();
-        }
-        if listing && (cli.in_place || cli.out_dir.is_some() || cli.split_variations) {
-            Cli::command()
-                .error(
-                    clap::error::ErrorKind::ArgumentConflict,
-                    "--format tsv and csv write one listing of the games, one line each: \
-                     not with --in-place, --out-dir or --split-variations",
-                )
+                .error(clap::error::ErrorKind::ArgumentConflict, LISTING_IS_ONE)
                 .exit();
         }
         for (asked, what) in [
@@ -662,26 +661,6 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ),
 ];
 
-fn parse_tag(s: &str) -> Result<TagPattern, String> {
-    TagPattern::parse(s).map_err(|e| e.to_string())
-}
-
-fn parse_player(s: &str) -> Result<TagPattern, String> {
-    TagPattern::player(s).map_err(|e| e.to_string())
-}
-
-fn parse_result(s: &str) -> Result<SelectResult, String> {
-    SelectResult::parse(s).map_err(|e| e.to_string())
-}
-
-fn parse_date(s: &str) -> Result<SelectDate, String> {
-    SelectDate::parse(s).map_err(|e| e.to_string())
-}
-
-fn parse_columns(s: &str) -> Result<Columns, String> {
-    Columns::parse(s).map_err(|e| e.to_string())
-}
-
 /// `--jobs N`: a whole number, 0 for one thread per core.
 fn parse_jobs(s: &str) -> Result<usize, String> {
     s.parse().map_err(|_| {
@@ -691,35 +670,6 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
             cores()
         )
     })
-}
-
-/// `--stop-after N`: a whole number of games, 1 or more.
-fn parse_stop_after(s: &str) -> Result<u64, String> {
-    s.parse()
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| "--stop-after takes a whole number of games, 1 or more".to_string())
-}
-
-fn parse_plies(s: &str) -> Result<SelectPlies, String> {
-    SelectPlies::parse(s).map_err(|e| e.to_string())
-}
-
-fn parse_pdtl(s: &str) -> Result<Pdtl, String> {
-    Pdtl::parse(s).map_err(|e| e.to_string())
-}
-
-/// A size in bytes: `4096`, `64K`, `64M`, `1G`: K, M and G (and KiB, MB
-/// and the like) are all powers of 1024, as GNU parallel's `--block` reads them.
-fn parse_size(s: &str) -> Result<u64, String> {
-    parse_size::Config::new()
-        .with_binary()
-        .parse_size(s)
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| {
-            format!("{s}: a size is a number of bytes above 0, with K, M or G after it (powers of 1024)")
-        })
 }
 
 /// The exit statuses: status, when.
@@ -906,6 +856,102 @@ mod tests {
             help
         };
         words(&text.to_string())
+    }
+
+    /// The options of the command line that are no filter's: what it reads
+    /// and writes, the replay's output, how it runs.
+    const THE_COMMANDS_OWN: &[&str] = &[
+        "output",
+        "in-place",
+        "out-dir",
+        "glob",
+        "hidden",
+        "follow",
+        "check",
+        "final-pdtl",
+        "diagram",
+        "diagrams",
+        "diagram-size",
+        "view",
+        "figurines",
+        "rejects",
+        "duplicates",
+        "cut",
+        "mark-origin",
+        "jobs",
+        "chunk-bytes",
+        "all-diagnostics",
+        "stats",
+        "progress",
+        "color",
+        "completions",
+        "man",
+        "help",
+        "version",
+    ];
+
+    /// A value each option of the library's takes.
+    fn a_value(name: &str) -> &'static str {
+        match name {
+            "skip-pass" => "fan",
+            "format" => "tsv",
+            "columns" => "White,plies",
+            "tag" => "Event=x*",
+            "player" => "sasal",
+            "result" => "white",
+            "date" => "2022-08..",
+            "plies" => "10..40",
+            "reaches" => ctlpgn_filter::INITIAL_PDTL,
+            "max-line-bytes" => "1M",
+            _ => "7",
+        }
+    }
+
+    #[test]
+    fn every_filtering_option_is_the_library_s_with_the_same_value_name() {
+        let mut filtering = 0;
+        for arg in arguments().iter().filter(|a| !a.is_positional()) {
+            let long = arg.get_long().expect("every option has a long name");
+            if THE_COMMANDS_OWN.contains(&long) {
+                continue;
+            }
+            let value = arg
+                .get_action()
+                .takes_values()
+                .then(|| arg.get_value_names().expect("a value name")[0].to_string());
+            let (_, library) = ctlpgn_filter::options::OPTIONS
+                .iter()
+                .find(|(n, _)| *n == long)
+                .unwrap_or_else(|| panic!("--{long} is not in the library's Options"));
+            assert_eq!(value.as_deref(), *library, "--{long}");
+            filtering += 1;
+        }
+        assert_eq!(filtering, ctlpgn_filter::options::OPTIONS.len());
+    }
+
+    #[test]
+    fn the_command_line_fills_the_options_as_the_library_sets_them() {
+        for (name, value) in ctlpgn_filter::options::OPTIONS {
+            let mut args = vec!["ctlpgn-filter".to_string(), format!("--{name}")];
+            let mut want = Options::default();
+            match value {
+                Some(_) => {
+                    args.push(a_value(name).to_string());
+                    want.set(name, a_value(name)).unwrap();
+                }
+                None => want.flag(name, true).unwrap(),
+            }
+            if name == "columns" {
+                args.extend(["--format", "tsv"].map(String::from));
+                want.set("format", "tsv").unwrap();
+            }
+            let cli = Cli::try_parse_from(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            assert_eq!(
+                format!("{:?}", cli.options()),
+                format!("{want:?}"),
+                "--{name}"
+            );
+        }
     }
 
     #[test]

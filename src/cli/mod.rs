@@ -167,10 +167,9 @@ fn run(cli: &Cli) -> io::Result<Outcome> {
         })?;
     } else {
         let mut out = Output::open(cli.output.as_deref().unwrap_or(Path::new("-")))?;
-        if let Some(format) = cli.listing() {
+        if let Some(header) = cli.options().header() {
             // Once, whatever the inputs and threads.
-            let columns = cli.columns.clone().unwrap_or_default();
-            out.writer().write_all(&columns.header(format))?;
+            out.writer().write_all(&header)?;
         }
         each_file(entries, &mut session, |s, path, _| {
             s.filter_or_skip(path, out.writer()).map(drop)

@@ -1,7 +1,7 @@
 //! One run of the command: the filter, carried from input to input, and
 //! what it counts along the way.
 
-use super::args::{cores, max_jobs, Cli, Color, OutputFormat};
+use super::args::{cores, max_jobs, Cli, Color};
 use super::decode;
 use super::diagrams::Diagrams;
 use super::flood::Flood;
@@ -37,87 +37,42 @@ fn build_filter(cli: &Cli, name: &InputName, ledger: &Ledger, diagrams: &SharedD
     filter_builder(cli, name, ledger, diagrams).build()
 }
 
-/// The filter the options ask for; what `--dedup` and `--stop-after` count
-/// on is the run's `ledger`, shared by every filter of the run.
+/// The filter the options ask for, with what is the command line's own:
+/// what `--dedup` and `--stop-after` count on is the run's `ledger`,
+/// shared by every filter of the run; the replay prints `--final-pdtl` and
+/// draws `--diagrams`.
 fn filter_builder(
     cli: &Cli,
     name: &InputName,
     ledger: &Ledger,
     diagrams: &SharedDiagrams,
 ) -> FilterBuilder {
-    let mut builder = FilterBuilder::new()
-        .keep_comments(cli.keep_comments)
-        .keep_variations(cli.keep_variations)
-        .keep_ratings(cli.keep_ratings)
-        .strict(cli.strict)
-        .silence_warnings(cli.quiet)
-        .fix_result(cli.fix_result)
-        .split_variations(cli.split_variations)
-        .max_depth(cli.max_depth)
-        .fail_fast(cli.fail_fast)
-        .max_line_bytes(cli.max_line_bytes)
-        .typographic(cli.typographic)
-        .format(match cli.format {
-            _ if cli.count => Format::Count,
-            OutputFormat::CtlPgn => Format::CtlPgn,
-            OutputFormat::Ndjson => Format::Ndjson,
-            OutputFormat::Tsv => Format::Tsv,
-            OutputFormat::Csv => Format::Csv,
+    let mut builder = cli.options().builder().ledger(ledger.clone());
+    if (cli.verify || cli.check) && (cli.final_pdtl || diagrams.is_some()) {
+        let verify = Verify::new().read_ids(diagrams.is_some());
+        let name = Arc::clone(name);
+        let (final_pdtl, diagrams) = (cli.final_pdtl, diagrams.clone());
+        let verify = verify.on_game_end(move |end| {
+            let name = name.lock().expect("no thread panics holding it");
+            if let Some(d) = &diagrams {
+                d.lock()
+                    .expect("no thread panics holding it")
+                    .game_end(end, &name);
+            }
+            if final_pdtl && end.coherent && !end.rejected && !end.left_out {
+                if end.path.is_empty() {
+                    say!("{name}:{}: final position: {}", end.line, end.position);
+                } else {
+                    let path: Vec<String> = end.path.iter().map(u32::to_string).collect();
+                    say!(
+                        "{name}:{}: final position (variation {}): {}",
+                        end.line,
+                        path.join(":"),
+                        end.position
+                    );
+                }
+            }
         });
-    if let Some(columns) = &cli.columns {
-        builder = builder.columns(columns.clone());
-    }
-    for r in &cli.results {
-        builder = builder.result(r.clone());
-    }
-    if let Some(d) = &cli.date {
-        builder = builder.date(d.clone());
-    }
-    for p in &cli.skip_pass {
-        builder = builder.skip_pass(p);
-    }
-    for t in cli.tags.iter().chain(&cli.players) {
-        builder = builder.select_tag(t.clone());
-    }
-    builder = builder.invert(cli.invert);
-    if let Some(p) = &cli.plies {
-        builder = builder.plies(p.range());
-    }
-    if let Some(position) = &cli.reaches {
-        builder = builder.reaches(position);
-    }
-    builder = builder
-        .dedup(cli.dedup())
-        .dedup_result(cli.dedup_result)
-        .stop_after(cli.stop_after)
-        .ledger(ledger.clone());
-    if cli.verify || cli.check {
-        let mut verify = Verify::new().read_ids(diagrams.is_some());
-        if cli.final_pdtl || diagrams.is_some() {
-            let name = Arc::clone(name);
-            let (final_pdtl, diagrams) = (cli.final_pdtl, diagrams.clone());
-            verify = verify.on_game_end(move |end| {
-                let name = name.lock().expect("no thread panics holding it");
-                if let Some(d) = &diagrams {
-                    d.lock()
-                        .expect("no thread panics holding it")
-                        .game_end(end, &name);
-                }
-                if final_pdtl && end.coherent && !end.rejected && !end.left_out {
-                    if end.path.is_empty() {
-                        say!("{name}:{}: final position: {}", end.line, end.position);
-                    } else {
-                        let path: Vec<String> = end.path.iter().map(u32::to_string).collect();
-                        say!(
-                            "{name}:{}: final position (variation {}): {}",
-                            end.line,
-                            path.join(":"),
-                            end.position
-                        );
-                    }
-                }
-            });
-        }
         builder = builder.verify(verify);
     }
     builder
@@ -562,7 +517,7 @@ impl<'c> Session<'c> {
             out,
             counting: !progress.is_hidden(),
             bar: &progress,
-            line_a_game: cli.format != OutputFormat::CtlPgn,
+            line_a_game: cli.format != Format::CtlPgn,
             at_line_start: true,
             games: 0,
         };
@@ -652,7 +607,7 @@ impl<'c> Session<'c> {
     }
 
     fn print_stats(&self, file: Option<&str>, r: &Report) {
-        if self.cli.format == OutputFormat::Ndjson {
+        if self.cli.format == Format::Ndjson {
             let mut v = serde_json::json!({
                 "games": r.games_read,
                 "written": r.games_written,
@@ -727,7 +682,7 @@ impl<'c> Session<'c> {
         let stopped = self.stopped_after();
         // What was left out, unless -q: a choice, not a problem.
         let chose = !self.cli.quiet && (t.left_out.total() > 0 || stopped);
-        if self.cli.stats && self.cli.format == OutputFormat::Ndjson {
+        if self.cli.stats && self.cli.format == Format::Ndjson {
             self.print_stats(None, &t);
         } else if self.cli.stats
             || self.cli.check && !self.cli.quiet
@@ -787,8 +742,9 @@ impl<'c> Session<'c> {
             );
         }
         // Said even under -q: a script tests the status, a person reads this.
-        let nothing_selected =
-            (self.cli.selects() || self.cli.invert) && t.games_written == 0 && !rejected_any(&t);
+        let nothing_selected = (self.cli.options().selects() || self.cli.invert)
+            && t.games_written == 0
+            && !rejected_any(&t);
         if nothing_selected {
             say!(
                 "ctlpgn-filter: no game selected: {} read, none {} (exit status 4)",

@@ -174,21 +174,26 @@ impl Verify {
         self
     }
 
+    /// How the main line of the game read last (`cx`'s) ended.
+    pub(crate) fn game_end<'a>(&'a self, cx: &Context, left_out: bool) -> GameEnd<'a> {
+        GameEnd {
+            position: &self.replay.position,
+            coherent: self.coherent,
+            rejected: cx.has_error(),
+            half_moves: self.replay.half_moves,
+            line: cx.game_start.line,
+            left_out,
+            path: &[],
+            number: cx.game_number,
+            id: self.id.as_deref(),
+            last_move: self.last_move.as_ref(),
+            incoherent: self.incoherent.as_ref(),
+        }
+    }
+
     fn call_back(&self, cx: &Context, left_out: bool) {
         if let Some(hook) = &self.on_game_end {
-            hook.call(&GameEnd {
-                position: &self.replay.position,
-                coherent: self.coherent,
-                rejected: cx.has_error(),
-                half_moves: self.replay.half_moves,
-                line: cx.game_start.line,
-                left_out,
-                path: &[],
-                number: cx.game_number,
-                id: self.id.as_deref(),
-                last_move: self.last_move.as_ref(),
-                incoherent: self.incoherent.as_ref(),
-            });
+            hook.call(&self.game_end(cx, left_out));
         }
     }
 
