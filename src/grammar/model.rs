@@ -885,7 +885,10 @@ fn ascii_len(b: &[u8]) -> usize {
         }
         k += 8;
     }
-    k + b[k..].iter().position(|&c| c >= 0x80).unwrap_or(b.len() - k)
+    k + b[k..]
+        .iter()
+        .position(|&c| c >= 0x80)
+        .unwrap_or(b.len() - k)
 }
 
 /// A game result.
