@@ -2,14 +2,8 @@
 //! game under way stands (`docs/design.md`, "The game-start rule"). The
 //! reader's `game_at` asks it, and nothing else states it.
 
-use super::token::Token;
+use super::token::{is_blank, Token};
 use logos::Logos;
-
-/// Is `b` a blank between tokens (the tokenizer's own skip them too)?
-#[inline(always)]
-pub(crate) fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r')
-}
 
 /// What a token is to the game-start rule (the reader's `game_at`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,12 +5,44 @@
 use crate::diag::{invalid_utf8, DiagnosticKind, Message};
 use logos::Logos;
 
+/// Is `b` a blank between tokens? The tokenizer's own skip, stated once
+/// more as a byte test for the reader's byte loops, and tied to the skip by
+/// `a_blank_is_what_the_tokenizer_skips`.
+#[inline(always)]
+pub(crate) fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C)
+}
+
+/// The length of the one blank `b` starts with: an ASCII one (as
+/// [`is_blank`]), a no-break space, a byte order mark (which the tokenizer
+/// leaves to the reader, so that its own skip stays ASCII).
+#[inline]
+pub(crate) fn blank_len(b: &[u8]) -> Option<usize> {
+    match b {
+        [c, ..] if is_blank(*c) => Some(1),
+        [0xC2, 0xA0, ..] => Some(2),
+        [0xEF, 0xBB, 0xBF, ..] => Some(3),
+        _ => None,
+    }
+}
+
+/// The length of the blanks `b` starts with, of every kind [`blank_len`]
+/// knows.
+pub(crate) fn blanks_len(b: &[u8]) -> usize {
+    let mut i = 0;
+    while let Some(n) = blank_len(&b[i..]) {
+        i += n;
+    }
+    i
+}
+
 /// A token of CTL-PGN. Blanks are skipped (the ASCII ones: a no-break
 /// space or a byte order mark is no token, and the reader skips it as
 /// blank, so that the common ones cost the least); line ends are tokens,
 /// so that the reader knows where each line starts.
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
 #[logos(utf8 = false)]
+// The blanks of `is_blank`.
 #[logos(skip r"[ \t\r\x0B\x0C]+")]
 #[logos(subpattern fig = r"♙|♟|☖|☗|♗|♝|♘|♞|🩐|🩓|♖|♜|🩏|🩒|♕|♛|♔|♚")]
 #[logos(subpattern dash = r"-|‐|‑|‒|–|—|−")]
@@ -260,6 +292,42 @@ pub(crate) fn label_value(slice: &[u8]) -> Option<u32> {
     Some(number_value(&slice[i..])).filter(|&n| n <= MAX_LABEL)
 }
 
+/// The tags that mean something to a reader, told by name: the one list
+/// of them (`Variant` in any case, a fault the reader warns of; the PDTL
+/// under either spelling the spec allows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TagMeaning {
+    Variant,
+    Redefine,
+    Result,
+    Pdtl,
+}
+
+impl TagMeaning {
+    /// What the tag `name` means, if anything.
+    #[inline]
+    pub(crate) fn of(name: &[u8]) -> Option<TagMeaning> {
+        // By length first: most names are none of these lengths.
+        match name.len() {
+            4 if matches!(name, b"PDTL" | b"DPTL") => Some(TagMeaning::Pdtl),
+            6 if name == b"Result" => Some(TagMeaning::Result),
+            7 if is_variant(name) => Some(TagMeaning::Variant),
+            8 if name == b"Redefine" => Some(TagMeaning::Redefine),
+            _ => None,
+        }
+    }
+}
+
+/// Is a tag name of seven bytes `Variant` in any case? Its bytes, lower
+/// cased as one word: a tag name's bytes ([`is_tag_name_byte`]) that are
+/// not letters stay apart from the letters so.
+#[inline]
+fn is_variant(name: &[u8]) -> bool {
+    let mut word = [0u8; 8];
+    word[..7].copy_from_slice(name);
+    u64::from_le_bytes(word) | 0x0020_2020_2020_2020 == u64::from_le_bytes(*b"variant\0")
+}
+
 /// A `Tag` token's name and value (escapes kept as written).
 pub(crate) fn tag_parts(slice: &[u8]) -> (&[u8], &[u8]) {
     // Tags are short: loops, not vectorised searches, are the quicker.
@@ -467,6 +535,28 @@ pub(crate) fn tag_starting(line: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_tags_with_meaning_are_told_by_name_variant_in_any_case() {
+        for name in [
+            "Variant", "VARIANT", "variant", "vArIaNt", "Result", "Redefine", "PDTL", "DPTL",
+        ] {
+            assert!(super::TagMeaning::of(name.as_bytes()).is_some(), "{name}");
+        }
+        for name in [
+            "Variang", "Variants", "_ariant", "V4riant", "result", "Event", "Site", "PDTl",
+        ] {
+            assert_eq!(super::TagMeaning::of(name.as_bytes()), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_blank_is_what_the_tokenizer_skips() {
+        for b in 0..=255u8 {
+            let skipped = Token::lexer(&[b]).next().is_none();
+            assert_eq!(super::is_blank(b), skipped, "byte {b:#04x}");
+        }
+    }
+
     use super::*;
 
     fn lex(s: &str) -> Vec<(Result<Token, ()>, &str)> {

@@ -4,6 +4,7 @@ use crate::diag::{DiagnosticKind, Message, Pos};
 use crate::grammar::alphabet::is_standard_letter;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{Glyph, HalfMove};
+use crate::grammar::token::TagMeaning;
 use crate::pass::{Context, Flow, Interest, Pass, Tag};
 use crate::pdtl::Pdtl;
 
@@ -48,7 +49,7 @@ impl Pass for UndoRedefine {
     }
 
     fn tag(&mut self, tag: &Tag<'_>, _cx: &mut Context) -> Flow {
-        if tag.name == "Redefine" {
+        if TagMeaning::of(tag.name.as_bytes()) == Some(TagMeaning::Redefine) {
             Flow::Drop
         } else {
             Flow::Keep

@@ -5,8 +5,9 @@
 use super::scan::Mode;
 use super::{GameEnd, Held, Reading, Resume, Step, Stop, Until, VariationError, Visitor};
 use crate::diag::{DiagnosticKind, Message, Pos};
-use crate::grammar::game_start::{is_blank, Opens, Standing};
+use crate::grammar::game_start::{Opens, Standing};
 use crate::grammar::model::{Outcome, Side};
+use crate::grammar::token::is_blank;
 use crate::report::{CutShort, Report};
 use crate::spill::Spill;
 use std::io::{self, Write};

@@ -9,6 +9,7 @@ use super::{Held, MoveRead, Step, Visitor};
 use crate::grammar::half_move::{self, Lexeme, Parse, Traits};
 use crate::grammar::model::{HalfMove, Outcome, Rating, Sep, Side};
 use crate::grammar::standard_chess;
+use crate::grammar::token::blanks_len;
 use crate::grammar::token::{number_value, Token};
 
 impl<V: Visitor> Step<'_, '_, V> {

@@ -7,7 +7,7 @@ use super::{Held, Step, TagRead, Visitor};
 use crate::diag::Pos;
 use crate::grammar::game_start::Opens;
 use crate::grammar::model::Outcome;
-use crate::grammar::token::tag_parts;
+use crate::grammar::token::{tag_parts, TagMeaning};
 use crate::pass::Tag;
 use crate::pdtl::Pdtl;
 use std::io;
@@ -21,7 +21,7 @@ impl<V: Visitor> Step<'_, '_, V> {
         let ended = self.movetext.ended();
         let amid_moves =
             self.game.movetext_line == self.places.line && self.movetext.has_moves && !ended;
-        if self.game.open && amid_moves && name == b"Redefine" {
+        if self.game.open && amid_moves && TagMeaning::of(name) == Some(TagMeaning::Redefine) {
             // A Redefine after moves on their own line is misplaced, not a new game.
             self.error_at(
                 h,
@@ -71,40 +71,39 @@ impl<V: Visitor> Step<'_, '_, V> {
     fn tag_read(
         &mut self,
         h: Held<'_>,
-        name: &str,
+        mut name: &str,
         raw: &str,
         value: &str,
         pos: Pos,
         value_at: u64,
         mut as_written: Option<(u64, u64)>,
     ) {
-        let name = if name != "Variant" && name.eq_ignore_ascii_case("Variant") {
-            as_written = None;
-            let problem = format_args!("tag name {name} (tag names are case-sensitive)");
-            self.warn_fixed_at(h, pos, problem, "read as Variant");
-            "Variant"
-        } else {
-            name
-        };
-        match name {
-            "Variant" => {
+        let meaning = TagMeaning::of(name.as_bytes());
+        match meaning {
+            Some(TagMeaning::Variant) => {
+                if name != "Variant" {
+                    as_written = None;
+                    let problem = format_args!("tag name {name} (tag names are case-sensitive)");
+                    self.warn_fixed_at(h, pos, problem, "read as Variant");
+                    name = "Variant";
+                }
                 self.game.has_variant = true;
                 self.variant(h, value, value_at);
             }
-            "Redefine" => {
+            Some(TagMeaning::Redefine) => {
                 if let Err(e) = self.cx.redefine.merge(value) {
                     self.error_at(h, value_at, e.to_string());
                 }
             }
-            "Result" => {
+            Some(TagMeaning::Result) => {
                 self.game.marks.result_tag = Outcome::parse(value).map(|o| (o, pos));
             }
-            "PDTL" | "DPTL" => return self.setup(h, name, raw, value, pos, value_at),
-            _ => {}
+            Some(TagMeaning::Pdtl) => return self.setup(h, name, raw, value, pos, value_at),
+            None => {}
         }
         let tag = TagRead {
             tag: Tag { name, value, pos },
-            meaningful: is_meaningful_tag(name.as_bytes()),
+            meaningful: meaning.is_some(),
             as_written,
             src: h.src(),
         };
@@ -214,32 +213,6 @@ pub(super) fn ascii_text(name: &[u8]) -> &str {
     unsafe { std::str::from_utf8_unchecked(name) }
 }
 
-/// Do tags of this name carry meaning to the reader (the PDTL aside,
-/// which is read as a position)? They reach every pass.
-#[inline]
-pub(super) fn is_meaningful_tag(name: &[u8]) -> bool {
-    // By length first: most names are none of these lengths.
-    match name.len() {
-        4 => matches!(name, b"PDTL" | b"DPTL"),
-        6 => name == b"Result",
-        7 => is_variant(name),
-        8 => name == b"Redefine",
-        _ => false,
-    }
-}
-
-/// Is a tag name of seven bytes `Variant` in any case? Its bytes, lower
-/// cased as one word: a tag name's bytes ([`is_tag_name_byte`]) that are
-/// not letters stay apart from the letters so.
-///
-/// [`is_tag_name_byte`]: crate::grammar::token::is_tag_name_byte
-#[inline]
-fn is_variant(name: &[u8]) -> bool {
-    let mut word = [0u8; 8];
-    word[..7].copy_from_slice(name);
-    u64::from_le_bytes(word) | 0x0020_2020_2020_2020 == u64::from_le_bytes(*b"variant\0")
-}
-
 /// Where byte `offset` of the NFC form `value` of a tag value is in the
 /// value as written, `raw` (the same when the value needed no folding).
 pub(super) fn byte_in_value(raw: &str, value: &str, offset: usize) -> usize {
@@ -249,23 +222,4 @@ pub(super) fn byte_in_value(raw: &str, value: &str, offset: usize) -> usize {
     // Characters before the offset, counted in the written value.
     let chars = value[..offset.min(value.len())].chars().count();
     raw.char_indices().nth(chars).map_or(raw.len(), |(i, _)| i)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_meaningful_tag;
-
-    #[test]
-    fn the_tags_with_meaning_are_told_by_name_variant_in_any_case() {
-        for name in [
-            "Variant", "VARIANT", "variant", "vArIaNt", "Result", "Redefine", "PDTL", "DPTL",
-        ] {
-            assert!(is_meaningful_tag(name.as_bytes()), "{name}");
-        }
-        for name in [
-            "Variang", "Variants", "_ariant", "V4riant", "result", "Event", "Site", "PDTl",
-        ] {
-            assert!(!is_meaningful_tag(name.as_bytes()), "{name}");
-        }
-    }
 }

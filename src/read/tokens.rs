@@ -13,7 +13,7 @@ use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Side};
 use crate::grammar::standard_chess;
 use crate::grammar::token::{
-    self, label_value, leading_number, number_value, MoveLineParts, Token,
+    self, blank_len, blanks_len, label_value, leading_number, number_value, MoveLineParts, Token,
 };
 use logos::Logos;
 use std::io;
@@ -665,34 +665,6 @@ impl<V: Visitor> Step<'_, '_, V> {
     }
 }
 
-/// The length of the blank `b` starts with, of those the tokenizer leaves
-/// to this rare path (so that its own are ASCII): a no-break space, a byte
-/// order mark.
-#[inline]
-pub(super) fn blank_len(b: &[u8]) -> Option<usize> {
-    match b {
-        [0xC2, 0xA0, ..] => Some(2),
-        [0xEF, 0xBB, 0xBF, ..] => Some(3),
-        _ => None,
-    }
-}
-
-/// The length of the blanks `b` starts with: ASCII ones and those of
-/// [`blank_len`], a no-break space being a blank wherever a space is.
-pub(super) fn blanks_len(b: &[u8]) -> usize {
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b' ' | b'\t' => i += 1,
-            _ => match blank_len(&b[i..]) {
-                Some(n) => i += n,
-                None => break,
-            },
-        }
-    }
-    i
-}
-
 /// The length of the `Word` token `b` starts with, 0 if none.
 pub(super) fn word_len(b: &[u8]) -> usize {
     let mut lx = Token::lexer(b);
@@ -709,7 +681,7 @@ pub(super) fn fold_word_len(b: &[u8]) -> usize {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            b' ' | b'\t' | b'\r' | b'\n' | b'{' | b'}' | b'[' | b'(' | b')' => break,
+            b'\n' | b'{' | b'}' | b'[' | b'(' | b')' => break,
             _ if blank_len(&b[i..]).is_some() => break,
             _ => i += 1,
         }
