@@ -4,16 +4,24 @@
 //! Data flow: one reader for every game and every option.
 //!
 //! ```text
-//! bytes ─▶ read:   logos tokens (+ comment / variation mode machine), game boundaries
-//!       ─▶ passes: redefine ▸ fan ▸ comments ▸ variations ▸ ratings ▸ ascii ▸ verify ▸ select ▸ yours
+//! bytes ─▶ read:   Reader::read_game, one loop over logos tokens (+ a comment /
+//!                  variation mode machine), game boundaries; each game handed to
+//!                  a Visitor, then reading pauses
+//!       ─▶ passes: the Filter is that visitor: redefine ▸ fan ▸ comments ▸
+//!                  variations ▸ ratings ▸ ascii ▸ verify ▸ select ▸ yours
 //!       ─▶ verdict: written, rejected, or left out (--tag, --plies, --reaches, --dedup)
-//!       ─▶ write:  canonical CTL-PGN or ndjson, one game at a time (and, split,
+//!       ─▶ write:  canonical CTL-PGN (input already canonical copied as read),
+//!                  ndjson, a listing or a count, one game at a time (and, split,
 //!                  each variation as a game of its own)
 //! ```
 //!
-//! Each pass says which items it wants ([`Interest`]), so the chain costs
-//! nothing on the rest; a pass that drops every comment or variation lets
-//! the reader skip them unread.
+//! [`read`] is the reader itself: [`read::Reader::read_game`] hands each
+//! game to a [`read::Visitor`] of your own, which may skip comments and
+//! variations ([`read::Skip`]) and says what each game comes to
+//! ([`read_games`] reads them all). [`Filter`] is the visitor the command
+//! line uses: each pass says which items it wants ([`Interest`]), so the
+//! chain costs nothing on the rest; a pass that drops every comment or
+//! variation lets the reader skip them unread.
 //!
 //! ```
 //! let input = "[Variant \"C'escacs\"]\n1. E7‐E13 ?!, E21-E15\n{ a comment }\n2. E13×F16:\n";

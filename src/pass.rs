@@ -78,14 +78,16 @@ impl Interest {
     /// by name).
     pub const ALL: Interest = Interest(!(Interest::MAIN_LINE.0 | Interest::MAIN_LINE_MOVES.0));
     /// The main line as it will be written, read-only, once every pass
-    /// has had it: the keys of its half-moves ([`Action::key`]), in order, through
-    /// [`Pass::main_line`]. The reader still copies the move lines it may
-    /// copy, and hands their keys on without laying a [`HalfMove`] out
-    /// (`--dedup` and `--plies` read the main line so).
+    /// has had it: the keys of its half-moves
+    /// ([`Action::key`](crate::Action::key)), in order, through
+    /// [`Pass::main_line`]. The writer still copies the moves it may copy
+    /// as read, and their keys are handed on without laying a [`HalfMove`]
+    /// out (`--dedup` and `--plies` read the main line so).
     pub const MAIN_LINE: Interest = Interest(8);
     /// The main line's half-moves themselves, read-only, through
-    /// [`Pass::main_line_move`]: the reader then copies no move line, and
-    /// makes a [`HalfMove`] of each (`--reaches` replays them so).
+    /// [`Pass::main_line_move`]: the writer still copies the moves it may
+    /// copy as read, and each is made a [`HalfMove`] for the pass
+    /// (`--reaches` replays them so).
     pub const MAIN_LINE_MOVES: Interest = Interest(32);
 
     /// The half-moves whose text holds any of `traits`.
@@ -518,7 +520,7 @@ pub trait Pass: Send {
     fn end_game(&mut self, _cx: &mut Context) {}
 
     /// With [`Interest::MAIN_LINE`]: the next main-line half-moves as they
-    /// will be written, a few at a time, as their keys ([`Action::key`]:
+    /// will be written, as they come, as their keys ([`Action::key`](crate::Action::key):
     /// what `--dedup` compares, 8 bytes a move, made from what the reader
     /// parsed of a move line it copies).
     ///

@@ -175,3 +175,48 @@ fn the_user_guide_s_listing_and_count_examples_print_what_it_shows() {
         2
     );
 }
+
+/// The fenced `rust` block that follows `marker` in `doc`.
+fn rust_block_after<'a>(doc: &'a str, marker: &str) -> &'a str {
+    let at = doc.find(marker).expect("the marker");
+    let block = &doc[at + marker.len()..];
+    let block = &block[block.find("```rust\n").expect("a rust block") + 8..];
+    &block[..block.find("```").expect("closed")]
+}
+
+/// The user guide's visitor example is `examples/per_player.rs` as it is,
+/// whole: it cannot drift from the code that `cargo test` builds and runs.
+#[test]
+fn the_user_guide_s_visitor_example_is_examples_per_player_rs() {
+    let guide = include_str!("../docs/user-guide.md");
+    let shown = rust_block_after(guide, "<!-- example: examples/per_player.rs -->");
+    let file = include_str!("../examples/per_player.rs");
+    assert!(
+        shown == file,
+        "docs/user-guide.md's example differs from examples/per_player.rs: copy the file \
+         into the guide again"
+    );
+}
+
+/// The README's library section names the reader and points to the guide
+/// and the examples.
+#[test]
+fn the_readme_s_library_section_names_the_reader_and_points_onwards() {
+    let readme = include_str!("../README.md");
+    let at = readme.find("\n## Library").expect("a library section");
+    let section = &readme[at + 1..];
+    let section = &section[..section.find("\n## ").expect("a next section")];
+    for name in [
+        "ctlpgn_filter::read",
+        "Reader",
+        "Visitor",
+        "docs/user-guide.md#library",
+        "examples/per_player.rs",
+        "examples/finals.rs",
+    ] {
+        assert!(
+            section.contains(name),
+            "the README's library section lacks {name}"
+        );
+    }
+}

@@ -840,9 +840,9 @@ pub(crate) fn push_typographic_captures(out: &mut Vec<u8>, text: &[u8]) {
     out.extend_from_slice(rest);
 }
 
-/// Appends `text`, plain moves read on the span path and the ASCII
-/// around them, with each move's Unicode separator (`×`, a dash) written
-/// in ASCII, as [`Sep::ascii`] spells it; any other character (`∞`) as it
+/// Appends `text`, a run of move lines the writer copies as read (plain
+/// moves and the ASCII around them), with each move's Unicode separator
+/// (`×`, a dash) written in ASCII, as [`Sep::ascii`] spells it; any other character (`∞`) as it
 /// stands.
 pub(crate) fn push_ascii_separators(out: &mut Vec<u8>, text: &[u8]) {
     let (mut i, mut k) = (0, 0);

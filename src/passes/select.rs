@@ -613,8 +613,9 @@ impl Pass for Reaches {
 /// hash per game ([`DedupKey::key`]).
 ///
 /// Each move comes as its key ([`Action::key`]), made from its action,
-/// which every path of the reader has, the span path's too: no move is
-/// laid out or read again for it.
+/// made from the move the reader read (for a move the writer copies as
+/// read, [`MoveRead::half_move`](crate::read::MoveRead::half_move)): no move
+/// is laid out for it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DedupKey {
     start: Vec<u8>,
@@ -778,8 +779,8 @@ impl Pass for SelectResult {
 /// ([`Interest::MAIN_LINE`]: the reader hands it each half-move after the
 /// chain, read-only), not as a pass that may rewrite it, which costs a
 /// copy and a compare a move; and, but for [`Reaches`], which replays the
-/// half-moves themselves, as the keys of the moves the span path copies
-/// ([`Pass::main_line`]).
+/// half-moves themselves, as the keys of the moves, those the writer
+/// copies as read included ([`Pass::main_line`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Select {
     pub tags: Option<SelectTags>,

@@ -20,7 +20,7 @@
 //! Every input byte belongs to exactly one game or to the blank space
 //! before the first: a game runs from its first byte to the next game's
 //! first byte (or the end of the input); a visitor may have a game's bytes
-//! exactly as read ([`GameEnd::write_raw`]).
+//! exactly as read ([`Reader::write_game`]).
 
 mod game;
 mod index;
@@ -79,7 +79,7 @@ pub(crate) struct Settings {
     pub strict: bool,
     pub silence_warnings: bool,
     /// Keep a game's bytes that leave the buffer, for
-    /// [`GameEnd::write_raw`] and for the places of diagnostics made at
+    /// [`Reader::write_game`] and for the places of diagnostics made at
     /// its end.
     pub keep_raw: bool,
 }

@@ -1,8 +1,9 @@
-//! Stage 2: the tokens of each region of lines, read by the span path
-//! (`spans.rs`) where a main line is already canonical and through the
-//! `logos` tokenizer everywhere else, each rule of the notation stated
-//! once in `grammar/`; a token handed on by kind: tags (`tags.rs`),
-//! movetext (`moves.rs`), variations and comments (here).
+//! Stage 2: the one loop over the `logos` tokens of each region of lines,
+//! each rule of the notation stated in `grammar/`. A move line laid out as
+//! the writer lays one out is one token ([`Token::MoveLine`]), read as the
+//! tokens it is made of, its words by the move lexeme; a token is handed
+//! on by kind: tags (`tags.rs`), movetext (`moves.rs`), variations and
+//! comments (here).
 
 use super::scan::{invalid_utf8, Mode};
 use super::{Held, Step, Visitor};

@@ -93,8 +93,8 @@ impl CtlPgn {
 
     /// Appends move text (moves, their numbers and what follows them) to
     /// `out`, in the form asked for. Every path a move takes to the output
-    /// comes through here, the span path's lines as read included, so the
-    /// form holds whichever path the reader chose.
+    /// comes through here, the runs copied as read included, so the form
+    /// holds whichever path the move took.
     #[inline]
     fn push_moves(typographic: bool, out: &mut Vec<u8>, text: &[u8]) {
         if typographic {

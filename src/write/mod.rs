@@ -433,7 +433,7 @@ fn write_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
 }
 
 /// Undoes the PGN escapes `\"` and `\\` of a tag value, as ndjson's
-/// `tags` and [`Visitor::tag`](crate::Visitor::tag)'s users want it.
+/// `tags` and [`Visitor::tag`](crate::read::Visitor::tag)'s users want it.
 ///
 /// ```
 /// let v = ctlpgn_filter::unescape_pgn(br#"Escaped \"quotes\" and \\"#);
