@@ -730,6 +730,25 @@ mod tests {
         );
     }
 
+    /// The `Rating` token takes exactly what `Rating::parse` reads: every
+    /// string of up to two of `?`, `!`, `◇` is one rating token for both or
+    /// for neither.
+    #[test]
+    fn the_rating_token_is_what_rating_parse_reads() {
+        use crate::grammar::model::Rating;
+        let marks = ["?", "!", "◇"];
+        let mut strings: Vec<String> = marks.iter().map(|m| m.to_string()).collect();
+        for a in marks {
+            for b in marks {
+                strings.push(format!("{a}{b}"));
+            }
+        }
+        for s in strings {
+            let token = Token::lexer(s.as_bytes()).collect::<Vec<_>>() == [Ok(Token::Rating)];
+            assert_eq!(token, Rating::parse(s.as_bytes()).is_some(), "{s}");
+        }
+    }
+
     #[test]
     fn ratings_attach_without_a_space() {
         assert_eq!(kinds("H6-H12?!"), [Token::Word, Token::Rating]);

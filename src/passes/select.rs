@@ -971,7 +971,7 @@ mod tests {
         let plain = key_of("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n2. DB10-D10+:\n*\n");
         for same in [
             "1. E7‐E13 ?!, E21-E15 { hm }\n2. DB10-D10+∞\n",
-            // Unicode separators on move lines the span path reads alone.
+            // Unicode separators on whole move lines, read as one token.
             "1. E7‐E13, E21−E15\n2. DB10-D10+\n",
             "1. E7-E13\n1. ..., E21-E15 2. DB10‐D10++:\n",
             "[Variant \"C'escacs\"] [Event \"x\"]\n5. E7-E13, E21-E15 6. DB10-D10# 3-0",
