@@ -493,6 +493,49 @@ mod tests {
         assert_eq!(String::from_utf8(v).unwrap(), r#""a\"b\\c\u0001é""#);
     }
 
+    /// The reader's `as_written` (a tag line it may copy) is exactly a line
+    /// `write_tag` writes: one statement of the tag line as the writer
+    /// writes it, tested against the other on spellings near it.
+    #[test]
+    fn a_tag_is_read_as_written_exactly_when_write_tag_writes_its_line() {
+        use crate::read::{GameEnd, Reader, TagRead, Visitor};
+        use crate::Context;
+        struct Lines(Vec<(Vec<u8>, Option<Vec<u8>>)>);
+        impl Visitor for Lines {
+            type Output = ();
+            fn tag(&mut self, t: &TagRead<'_>, _cx: &mut Context) {
+                let mut line = Vec::new();
+                write_tag(&mut line, t.tag.name.as_bytes(), t.tag.value.as_bytes());
+                let read = t.as_written.map(|(a, b)| t.src.slice(a, b).to_vec());
+                self.0.push((line, read));
+            }
+            fn end_game(&mut self, _end: &mut GameEnd<'_>, _cx: &mut Context) {}
+        }
+        for (input, copied) in [
+            ("[Event \"x\"]\n", true),
+            ("[Event \"Caf\u{e9}\"]\n", true),
+            ("[Event \"a \\\"b\\\"\"]\n", true),
+            ("[Event  \"x\"]\n", false),
+            ("[Event \"x\"] \n", false),
+            ("[Event \"x\"]\r\n", false),
+            // Blanks before the `[` are between tokens, not the line's.
+            (" [Event \"x\"]\n", true),
+            ("[ Event \"x\"]\n", false),
+            ("[Event \"Cafe\u{301}\"]\n", false),
+            ("[Event \"x\"][Site \"y\"]\n", false),
+        ] {
+            let mut lines = Lines(Vec::new());
+            let text = format!("{input}1. E7-E13 *\n");
+            Reader::new(text.as_bytes()).read_game(&mut lines).unwrap();
+            let (written, read) = &lines.0[0];
+            assert_eq!(read.is_some(), copied, "{input:?}");
+            if let Some(read) = read {
+                assert_eq!(read, written, "{input:?}");
+                assert_eq!(read.as_slice(), input.trim_start().as_bytes(), "{input:?}");
+            }
+        }
+    }
+
     #[test]
     fn pgn_escapes_are_undone_for_json() {
         assert_eq!(&*unescape_pgn(br#"say \"hi\" \\o/"#), br#"say "hi" \o/"#);
