@@ -46,8 +46,7 @@ pub(crate) fn blanks_len(b: &[u8]) -> usize {
 #[logos(skip r"[ \t\r\x0B\x0C]+")]
 #[logos(subpattern fig = r"♙|♟|☖|☗|♗|♝|♘|♞|🩐|🩓|♖|♜|🩏|🩒|♕|♛|♔|♚")]
 #[logos(subpattern dash = r"-|‐|‑|‒|–|—|−")]
-// A word: what stands where a half-move would (the `Word` token, and
-// each word of a `MoveLine`).
+// A word: what stands where a half-move would (the `Word` token).
 #[logos(subpattern word = r"([A-Za-z]|(?&fig))([A-Za-z0-9*@=&+^]|(?&dash)|×|∞|(?&fig))*#?")]
 pub(crate) enum Token {
     /// `\n`
@@ -90,16 +89,6 @@ pub(crate) enum Token {
     /// `12.`
     #[regex(r"[0-9]+\.")]
     Number,
-    /// A move line laid out as the writer lays one out: `12. WORD, WORD`
-    /// (Black's word, with its comma, may be missing), `:` after the last
-    /// word if it ends the game, the line end; each word a `Word` token
-    /// (the same subpattern). Read as the `Number`, `Word`, `Comma`,
-    /// `EndMarker` and `LineEnd` tokens it is made of
-    /// ([`Token::move_line_parts`]), without lexing each: the move lexeme
-    /// reads each word as any word
-    /// (`a_move_line_is_the_tokens_it_is_made_of`).
-    #[regex(r"[0-9]+\. (?&word)(, (?&word))?:?\n")]
-    MoveLine,
     /// `12?`: an unknown start number.
     #[regex(r"[0-9]+\?")]
     UnknownNumber,
@@ -142,84 +131,6 @@ impl Token {
             self,
             Token::Rating | Token::Nag | Token::DrawOffer | Token::EndMarker
         )
-    }
-}
-
-/// The tokens of a [`Token::MoveLine`], in order, each with its span in
-/// the line: what the tokenizer reads there token by token.
-pub(crate) struct MoveLineParts<'a> {
-    line: &'a [u8],
-    /// The next token and its span, found once.
-    next: Option<(Token, std::ops::Range<usize>)>,
-}
-
-impl Token {
-    /// The tokens of the move line `line`.
-    #[inline]
-    pub(crate) fn move_line_parts(line: &[u8]) -> MoveLineParts<'_> {
-        let dot = line.iter().position(|&c| c == b'.').unwrap_or(0);
-        MoveLineParts::from(line, (Token::Number, 0..dot + 1))
-    }
-}
-
-impl<'a> MoveLineParts<'a> {
-    /// The tokens of the move line `line` from `next`, one of them.
-    #[inline(always)]
-    pub(crate) fn from(line: &'a [u8], next: (Token, std::ops::Range<usize>)) -> MoveLineParts<'a> {
-        MoveLineParts {
-            line,
-            next: Some(next),
-        }
-    }
-
-    /// The token after the word or `:` that ends at `end`: `,`, `:` or
-    /// the line end.
-    #[inline(always)]
-    pub(crate) fn after(line: &[u8], end: usize) -> (Token, std::ops::Range<usize>) {
-        let tok = match line.get(end) {
-            Some(b',') => Token::Comma,
-            Some(b':') => Token::EndMarker,
-            _ => Token::LineEnd,
-        };
-        (tok, end..end + 1)
-    }
-
-    /// The word of the move line `line` from `at`, up to the `,`, `:` or
-    /// line end after it.
-    #[inline(always)]
-    pub(crate) fn word(line: &[u8], at: usize) -> (Token, std::ops::Range<usize>) {
-        let rest = &line[at..];
-        let n = rest
-            .iter()
-            .position(|&c| ENDS_WORD[usize::from(c)])
-            .unwrap_or(rest.len());
-        (Token::Word, at..at + n)
-    }
-}
-
-/// The bytes that end a word of a move line: `,`, `:`, the line end.
-const ENDS_WORD: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b',' as usize] = true;
-    t[b':' as usize] = true;
-    t[b'\n' as usize] = true;
-    t
-};
-
-impl Iterator for MoveLineParts<'_> {
-    type Item = (Token, std::ops::Range<usize>);
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<Self::Item> {
-        let (tok, r) = self.next.take()?;
-        let e = r.end;
-        self.next = match tok {
-            // `N. ` and `, `: the blank after is skipped.
-            Token::Number | Token::Comma => Some(Self::word(self.line, e + 1)),
-            Token::Word | Token::EndMarker => Some(Self::after(self.line, e)),
-            _ => None,
-        };
-        Some((tok, r))
     }
 }
 
@@ -608,92 +519,6 @@ mod tests {
             assert_eq!(only(&first, Token::Word), figurine, "{c:?} starting a word");
             let result = format!("3{c}0");
             assert_eq!(only(&result, Token::Result), dash, "{c:?} in a result");
-        }
-    }
-
-    /// A `MoveLine` is exactly the tokens [`Token::move_line_parts`] makes
-    /// of it, each as the tokenizer reads it from where it starts, one
-    /// blank between them where the line has one; and the lines that are
-    /// one are those the writer lays out, whatever their words.
-    #[test]
-    fn a_move_line_is_the_tokens_it_is_made_of() {
-        let words = [
-            "E7-E13",
-            "JE11×A23",
-            "EE5-E11",
-            "F12@@G9",
-            "E23-E25=D+",
-            "GL5×GE5^+",
-            "KRK-II",
-            "B24=D",
-            "DC19-E25#",
-            "DB20-C19+∞",
-            "E7‐E13",
-            "♗F6-C15",
-            "e7-e13",
-            "Xyz",
-            "E7",
-            "PE7-E13",
-            "E13*NF16",
-            "A21-A23=&",
-            "E7-E13++",
-            "E7—E13+^",
-            "x",
-        ];
-        let not_words = ["E7#E13", "7E-E13", "E7 E13", "E7;E13", "", "E7,", "(E7)"];
-        let mut lines = Vec::new();
-        for (i, w) in words.iter().chain(&not_words).enumerate() {
-            let b = words[(i * 7 + 3) % words.len()];
-            let word = i < words.len();
-            for (line, is) in [
-                (format!("12. {w}\n"), word),
-                (format!("12. {w}:\n"), word),
-                (format!("3. {w}, {b}\n"), word),
-                (format!("99999. {b}, {w}:\n"), word),
-                (format!("012. {w}, {b}\n"), word),
-                (format!("12. {w},{b}\n"), false),
-                (format!("12.  {w}\n"), false),
-                (format!("12. {w}, {b} \n"), false),
-                (format!("12. {w}\r\n"), false),
-                (format!("12.. {w}\n"), false),
-                (format!("12? {w}\n"), false),
-                (format!("12. {w}::\n"), false),
-                (format!("12. {w}, {b}, {b}\n"), false),
-                (format!("12. {w}"), false),
-            ] {
-                lines.push((line, is));
-            }
-        }
-        for (line, is) in &lines {
-            let b = line.as_bytes();
-            let mut lx = Token::lexer(b);
-            let whole = lx.next() == Some(Ok(Token::MoveLine)) && lx.span() == (0..b.len());
-            assert_eq!(whole, *is, "{line:?}");
-            if !whole {
-                continue;
-            }
-            let mut end = 0;
-            for (tok, r) in Token::move_line_parts(b) {
-                assert!(b[end..r.start].iter().all(|&c| c == b' '), "{line:?}");
-                assert!(r.start - end <= 1, "{line:?}");
-                // The number with the blank after it, else the rest of the line.
-                let text = if tok == Token::Number {
-                    &b[..r.end + 1]
-                } else {
-                    &b[r.start..]
-                };
-                let mut lx = Token::lexer(text);
-                let read = lx.next();
-                let span = lx.span();
-                let at = if tok == Token::Number { 0 } else { r.start };
-                assert_eq!(
-                    (read, at + span.start..at + span.end),
-                    (Some(Ok(tok)), r.clone()),
-                    "{line:?}"
-                );
-                end = r.end;
-            }
-            assert_eq!(end, b.len(), "{line:?}");
         }
     }
 

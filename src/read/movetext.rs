@@ -170,30 +170,6 @@ impl Movetext {
         fault
     }
 
-    /// Would [`Movetext::number`] take `n.` without a fault?
-    #[inline]
-    pub fn takes_number(&self, n: u32) -> bool {
-        n != 0
-            && n <= MAX_MOVE_NUMBER
-            && match self.expect {
-                Expect::Start => true,
-                Expect::Number => n == self.number.wrapping_add(1),
-                Expect::Black => n == self.number,
-                Expect::White => false,
-            }
-    }
-
-    /// Would [`Movetext::half_move`] take a half-move without a fault?
-    #[inline]
-    pub fn takes_half_move(&self) -> bool {
-        match self.expect {
-            Expect::White => !self.resuming,
-            // White's move without its number: warned about.
-            Expect::Number => false,
-            Expect::Start | Expect::Black => true,
-        }
-    }
-
     #[cold]
     fn number_fault(&mut self, n: u32, unknown: bool) -> Option<Fault> {
         match self.expect {

@@ -1,9 +1,9 @@
 //! Stage 2: the one loop over the `logos` tokens of each region of lines,
-//! each rule of the notation stated in `grammar/`. A move line laid out as
-//! the writer lays one out is one token ([`Token::MoveLine`]), read as the
-//! tokens it is made of, its words by the move lexeme; a token is handed
-//! on by kind: tags (`tags.rs`), movetext (`moves.rs`), variations and
-//! comments (here).
+//! each rule of the notation stated in `grammar/`. A token is handed on by
+//! kind: tags (`tags.rs`), movetext (`moves.rs`), variations and comments
+//! (here). After a move number on the main line, the words the writer
+//! lays out after it are read in place by the move lexeme, as long as
+//! each is plain ([`Step::main_line_on`]).
 
 use super::scan::{invalid_utf8, Mode};
 use super::{Held, Step, Visitor};
@@ -13,9 +13,7 @@ use crate::grammar::half_move;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Side};
 use crate::grammar::standard_chess;
-use crate::grammar::token::{
-    self, blank_len, blanks_len, label_value, leading_number, number_value, MoveLineParts, Token,
-};
+use crate::grammar::token::{self, blank_len, blanks_len, label_value, number_value, Token};
 use logos::Logos;
 use std::io;
 use unicode_normalization::UnicodeNormalization;
@@ -144,7 +142,7 @@ impl<V: Visitor> Step<'_, '_, V> {
                         at,
                         map: None,
                     };
-                    self.read_token(h, tok, s)?
+                    self.read_token(h, tok, s, end)?
                 }
                 Err(()) => {
                     let rest = &text[start..];
@@ -174,11 +172,16 @@ impl<V: Visitor> Step<'_, '_, V> {
         Ok(())
     }
 
-    /// A token read (but a bundle of them, [`Token::MoveLine`], which is
-    /// read as the tokens it is made of); returns where reading goes on, if
-    /// not after it.
+    /// A token read, in a region that ends at `end`; returns where reading
+    /// goes on, if not after it.
     #[inline(always)]
-    fn read_token(&mut self, h: Held<'_>, tok: Token, s: Span<'_>) -> io::Result<Option<u64>> {
+    fn read_token(
+        &mut self,
+        h: Held<'_>,
+        tok: Token,
+        s: Span<'_>,
+        end: u64,
+    ) -> io::Result<Option<u64>> {
         // A half-move waits for what annotates it; anything else hands it on.
         if self.moves.held && !tok.annotates() {
             self.flush_pending(h);
@@ -194,99 +197,75 @@ impl<V: Visitor> Step<'_, '_, V> {
             Token::Number if self.in_main_line() => {
                 self.move_number(h, tok, s);
                 self.game.movetext_line = self.places.line;
+                return Ok(self.main_line_on(h, s.at + s.text.len() as u64, end));
             }
             Token::Comma if self.in_main_line() && self.movetext.black_due() => {
                 self.game.movetext_line = self.places.line;
             }
-            Token::MoveLine => return self.move_line(h, s),
             _ => return self.token(h, tok, s),
         }
         Ok(None)
     }
 
-    /// A move line read as the tokens it is made of, up to where reading
-    /// pauses or jumps. On the main line, as long as each token is what
-    /// the line's place in the game expects, each is read by the same
-    /// functions as alone, without asking which it is
-    /// ([`Step::main_move_line`]).
-    #[inline]
-    fn move_line(&mut self, h: Held<'_>, s: Span<'_>) -> io::Result<Option<u64>> {
-        let line = s.text;
-        let parts = if self.in_main_line() {
-            self.flush_pending(h);
-            match self.main_move_line(h, s) {
-                Some(parts) => parts,
-                None => return Ok(None),
-            }
-        } else {
-            Token::move_line_parts(line)
-        };
-        for (tok, r) in parts {
-            let part = Span {
-                text: &line[r.clone()],
-                at: s.at + r.start as u64,
-                map: None,
-            };
-            let jump = self.read_token(h, tok, part)?;
-            if jump.is_some() || self.scan.mode != Mode::Tokens || self.paused() {
-                return Ok(jump);
-            }
-        }
-        Ok(None)
-    }
-
-    /// The move line `s` on the main line, its tokens read as long as
-    /// each is what the line's place in the game expects: its number, a
-    /// half-move, the `:` after it, the `,` before Black's, the line end.
-    /// Returns the tokens left to read as any, from the first that is
-    /// not; `None` once the line is read to its end.
+    /// The main line read on in place from `at`, just past a move number
+    /// read on it, up to `end`, as long as what follows is what the writer
+    /// lays out there: one blank and a word the move lexeme reads as plain
+    /// ([`half_move::read_plain`]), `:` after it if it ends the game, then
+    /// `, ` and Black's word, then the line end. Each is the token the
+    /// tokenizer reads there, read by the same functions as alone
+    /// (`read_token`'s arms); at the first that is not, or that the main
+    /// line does not take there, the tokenizer reads on from it. Returns
+    /// where reading goes on, if not just past the number.
     #[inline(always)]
-    fn main_move_line<'l>(&mut self, h: Held<'_>, s: Span<'l>) -> Option<MoveLineParts<'l>> {
-        let line = s.text;
+    fn main_line_on(&mut self, h: Held<'_>, at: u64, end: u64) -> Option<u64> {
+        let text = h.slice(at, end);
         let part = |from: usize, to: usize| Span {
-            text: &line[from..to],
-            at: s.at + from as u64,
+            text: &text[from..to],
+            at: at + from as u64,
             map: None,
         };
-        // `N.`, then a blank.
-        let (n, dot) = leading_number(line);
-        if !self.movetext.takes_number(n) {
-            return Some(MoveLineParts::from(line, (Token::Number, 0..dot + 1)));
-        }
-        self.number_read(h, n, false, part(0, dot + 1));
-        self.game.movetext_line = self.places.line;
-        let mut k = dot + 2;
+        let on = |i: usize| (i > 0).then_some(at + i as u64);
+        // Just past the number, or the `,` before Black's word.
+        let mut k = 0;
         loop {
-            // A word, the half-move due.
-            if !self.movetext.takes_half_move() {
-                return Some(MoveLineParts::from(line, MoveLineParts::word(line, k)));
+            // A blank, then a word in a common spelling: the half-move due
+            // (`read_token`'s `Word` arm; nothing is held here, and the
+            // main line goes on: a number or a `,` it took came before).
+            if text.get(k) != Some(&b' ') {
+                return on(k);
             }
-            let at = s.at + k as u64;
-            let (read, len) = half_move::read_at(&line[k..], &h.window(at, h.end()), || {
-                MoveLineParts::word(line, k).1.len()
-            });
-            let mut end = k + len;
-            if self.movetext_word_read(h, part(k, end), read).is_some() {
-                // (Never past a word of a move line: it reads it again as
-                // the tokens after would.)
-                return Some(MoveLineParts::from(line, (Token::Word, k..end)));
+            let from = k + 1;
+            let Some((lexeme, len)) = half_move::read_plain(&h.window(at + from as u64, h.end()))
+            else {
+                return on(k);
+            };
+            debug_assert!(self.in_main_line() && !self.moves.held);
+            k = from + len;
+            self.movetext_word_read(h, part(from, k), Ok(lexeme));
+            self.game.movetext_line = self.places.line;
+            // The `:` that ends the game: an annotation of the word.
+            if text.get(k) == Some(&b':') {
+                self.annotation(h, Token::EndMarker, part(k, k + 1));
+                k += 1;
             }
-            if line[end] == b':' {
-                self.annotation(h, Token::EndMarker, part(end, end + 1));
-                end += 1;
+            match text.get(k) {
+                // `,`, then Black's word if it is due.
+                Some(b',') => {
+                    self.flush_pending_here(h);
+                    if !(self.in_main_line() && self.movetext.black_due()) {
+                        return on(k);
+                    }
+                    k += 1;
+                }
+                // The line end.
+                Some(b'\n') => {
+                    self.flush_pending_here(h);
+                    self.places.new_line(at + k as u64 + 1);
+                    return on(k + 1);
+                }
+                _ => return on(k),
             }
-            self.flush_pending_here(h);
-            if self.movetext.ended() {
-                return Some(MoveLineParts::from(line, MoveLineParts::after(line, end)));
-            }
-            if line[end] != b',' {
-                self.places.new_line(s.at + end as u64 + 1);
-                return None;
-            }
-            if !self.movetext.black_due() {
-                return Some(MoveLineParts::from(line, (Token::Comma, end..end + 1)));
-            }
-            k = end + 2;
+            debug_assert!(self.scan.mode == Mode::Tokens && !self.paused());
         }
     }
 
@@ -488,9 +467,6 @@ impl<V: Visitor> Step<'_, '_, V> {
         tok: Token,
         s: Span<'_>,
     ) -> io::Result<Option<u64>> {
-        if tok == Token::MoveLine {
-            return self.move_line(h, s);
-        }
         let annotation = tok.annotates();
         if !annotation {
             self.flush_pending(h);
@@ -598,8 +574,7 @@ impl<V: Visitor> Step<'_, '_, V> {
             | Token::LabeledVariationOpen
             | Token::Result
             | Token::Unfinished
-            | Token::PgnDraw
-            | Token::MoveLine => unreachable!("read by token()"),
+            | Token::PgnDraw => unreachable!("read by token()"),
         }
         None
     }

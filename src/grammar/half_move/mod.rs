@@ -54,35 +54,26 @@ impl Lexeme {
     }
 }
 
+/// The quick part of the move lexeme: the word that `w` begins with, when
+/// it is in a common spelling ([`plain_move_in`]), known to be a plain
+/// move, and its byte length, which is the `Word` token's there
+/// (`quick_moves_read_as_parse_reads_them`); `None` for any other, which
+/// [`read`] parses.
+#[inline(always)]
+pub(crate) fn read_plain(w: &Window<'_>) -> Option<(Lexeme, usize)> {
+    plain_move_in::<Plain>(w, 0).map(|(p, len)| (Lexeme::Plain(p), len))
+}
+
 /// The one reading of a move word, `word`, which `w` (when the word is
 /// read where it stands in the input) begins with: its common spellings
-/// recognised from the grammar's tables ([`plain_move_in`], the canonical
+/// recognised from the grammar's tables ([`read_plain`], the canonical
 /// one and the same with a Unicode dash or `×`), their move made only when
 /// asked for; anything else by the parser, which refuses what is no
 /// half-move, with the reason.
 #[inline(always)]
 pub(crate) fn read(word: &[u8], w: Option<&Window<'_>>) -> Parse<Lexeme> {
-    match w.and_then(|w| plain_move_in::<Plain>(w, 0)) {
-        Some((p, len)) if len == word.len() => Ok(Lexeme::Plain(p)),
+    match w.and_then(read_plain) {
+        Some((lexeme, len)) if len == word.len() => Ok(lexeme),
         _ => parse(word).map(Lexeme::Parsed),
-    }
-}
-
-/// [`read`] of the word that starts `text`, read where it stands (`w`
-/// begins with it), and the word's byte length: `word_len`, asked only
-/// for a word not in a common spelling; else the length read, which is
-/// the `Word` token's (`quick_moves_read_as_parse_reads_them`).
-#[inline(always)]
-pub(crate) fn read_at(
-    text: &[u8],
-    w: &Window<'_>,
-    word_len: impl FnOnce() -> usize,
-) -> (Parse<Lexeme>, usize) {
-    match plain_move_in::<Plain>(w, 0) {
-        Some((p, len)) => (Ok(Lexeme::Plain(p)), len),
-        None => {
-            let len = word_len();
-            (parse(&text[..len]).map(Lexeme::Parsed), len)
-        }
     }
 }
