@@ -160,6 +160,18 @@ pub(crate) fn number_value(slice: &[u8]) -> u32 {
     leading_number(slice).0
 }
 
+/// The move number `N.` that `b` starts with, as the tokenizer reads it
+/// there (the `Number` token), when one blank follows it, as the writer
+/// lays out a move line: its value and its length, the dot included; the
+/// blank is not. What the reader looks for at the start of the line after
+/// a move line, read in place (`a_number_then_a_blank_is_the_number_token`).
+#[inline(always)]
+pub(crate) fn number_then_blank(b: &[u8]) -> Option<(u32, usize)> {
+    let (n, digits) = leading_number(b);
+    (digits > 0 && b.get(digits) == Some(&b'.') && b.get(digits + 1) == Some(&b' '))
+        .then_some((n, digits + 1))
+}
+
 /// The leading digits of `slice`: their value, saturating, and how many.
 #[inline]
 pub(crate) fn leading_number(slice: &[u8]) -> (u32, usize) {
@@ -519,6 +531,45 @@ mod tests {
             assert_eq!(only(&first, Token::Word), figurine, "{c:?} starting a word");
             let result = format!("3{c}0");
             assert_eq!(only(&result, Token::Result), dash, "{c:?} in a result");
+        }
+    }
+
+    /// [`number_then_blank`] finds exactly a `Number` token at the start,
+    /// with its value, when a blank follows it.
+    #[test]
+    fn a_number_then_a_blank_is_the_number_token() {
+        let numbers = [
+            "1",
+            "12",
+            "012",
+            "99999",
+            "100000",
+            "4294967296",
+            "",
+            "1/2",
+            "3",
+            "½",
+            "x1",
+            " 1",
+        ];
+        let after = [
+            ". E7", ".  E7", ".\tE7", ". ", ".", ".E7", "..", "... E7", "? E7", "?", "-0 ", "‐0 ",
+            ".\n", ". \n", " . E7", ", E7", ".. E7",
+        ];
+        for n in numbers {
+            for a in after {
+                let text = format!("{n}{a}");
+                let b = text.as_bytes();
+                let mut lx = Token::lexer(b);
+                let number = match lx.next() {
+                    Some(Ok(Token::Number)) if lx.span().start == 0 => Some(lx.span().end),
+                    _ => None,
+                };
+                let then_blank = number
+                    .filter(|&end| b.get(end) == Some(&b' '))
+                    .map(|end| (number_value(&b[..end]), end));
+                assert_eq!(number_then_blank(b), then_blank, "{text:?}");
+            }
         }
     }
 

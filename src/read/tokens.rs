@@ -211,7 +211,8 @@ impl<V: Visitor> Step<'_, '_, V> {
     /// read on it, up to `end`, as long as what follows is what the writer
     /// lays out there: one blank and a word the move lexeme reads as plain
     /// ([`half_move::read_plain`]), `:` after it if it ends the game, then
-    /// `, ` and Black's word, then the line end. Each is the token the
+    /// `, ` and Black's word, then the line end and the next line's `N. `
+    /// ([`token::number_then_blank`]), and so on. Each is the token the
     /// tokenizer reads there, read by the same functions as alone
     /// (`read_token`'s arms); at the first that is not, or that the main
     /// line does not take there, the tokenizer reads on from it. Returns
@@ -225,7 +226,7 @@ impl<V: Visitor> Step<'_, '_, V> {
             map: None,
         };
         let on = |i: usize| (i > 0).then_some(at + i as u64);
-        // Just past the number, or the `,` before Black's word.
+        // Just past a number, or the `,` before Black's word.
         let mut k = 0;
         loop {
             // A blank, then a word in a common spelling: the half-move due
@@ -257,11 +258,20 @@ impl<V: Visitor> Step<'_, '_, V> {
                     }
                     k += 1;
                 }
-                // The line end.
+                // The line end, then the next line's `N. ` (`read_token`'s
+                // `Number` arm, nothing held), if the main line goes on.
                 Some(b'\n') => {
                     self.flush_pending_here(h);
-                    self.places.new_line(at + k as u64 + 1);
-                    return on(k + 1);
+                    let line = k + 1;
+                    self.places.new_line(at + line as u64);
+                    match token::number_then_blank(&text[line..]) {
+                        Some((n, len)) if self.in_main_line() => {
+                            self.number_read(h, n, false, part(line, line + len));
+                            self.game.movetext_line = self.places.line;
+                            k = line + len;
+                        }
+                        _ => return on(line),
+                    }
                 }
                 _ => return on(k),
             }
