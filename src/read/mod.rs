@@ -284,6 +284,15 @@ struct Reading<'u> {
     moves: Moves,
 }
 
+/// The longest line the reader reads by default, in bytes (64 MiB): see
+/// [`FilterBuilder::max_line_bytes`](crate::FilterBuilder::max_line_bytes).
+pub const DEFAULT_MAX_LINE_BYTES: u64 = 64 << 20;
+/// How deep variations may nest by default ([`FilterBuilder::max_depth`](crate::FilterBuilder::max_depth)):
+/// far deeper than any record written by hand (the spec's nest two or
+/// three), and shallow enough that the output a hostile nesting makes
+/// stays a small multiple of its input.
+pub const DEFAULT_MAX_DEPTH: u32 = 64;
+
 /// A visitor being read to, and what it made of the game that ended last.
 struct Step<'a, 'u, V: Visitor> {
     st: &'a mut Reading<'u>,
@@ -308,14 +317,14 @@ impl<V: Visitor> std::ops::DerefMut for Step<'_, '_, V> {
 
 impl<R: Read> Reader<'static, R> {
     /// A reader of `src` from its start, with the default settings: lines
-    /// up to [`crate::DEFAULT_MAX_LINE_BYTES`] long, variations up to
-    /// [`crate::DEFAULT_MAX_DEPTH`] deep.
+    /// up to [`DEFAULT_MAX_LINE_BYTES`] long, variations up to
+    /// [`DEFAULT_MAX_DEPTH`] deep.
     pub fn new(src: R) -> Reader<'static, R> {
         let set = Settings {
             index: IndexImpl::best(),
             fix_result: false,
-            max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
-            max_depth: crate::DEFAULT_MAX_DEPTH,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_depth: DEFAULT_MAX_DEPTH,
             strict: false,
             silence_warnings: false,
             keep_raw: false,
