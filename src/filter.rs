@@ -765,6 +765,7 @@ impl io::Read for Trickle<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verify::INITIAL_PDTL;
     use std::io::BufReader;
 
     #[test]
@@ -794,6 +795,61 @@ mod tests {
                 (whole.1.clone(), whole.2),
                 "capacity {capacity}"
             );
+        }
+    }
+
+    /// The `--dedup` key of `game`.
+    fn key_of(game: &str) -> u128 {
+        let mut f = FilterBuilder::new().dedup(true).build();
+        f.filter_bytes(game.as_bytes());
+        f.stages
+            .chain
+            .select
+            .as_ref()
+            .unwrap()
+            .pass
+            .dedup
+            .as_ref()
+            .unwrap()
+            .key(None)
+    }
+
+    #[test]
+    fn marks_ratings_numbers_and_layout_do_not_change_the_key() {
+        let plain = key_of("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n2. DB10-D10+:\n*\n");
+        for same in [
+            "1. E7‐E13 ?!, E21-E15 { hm }\n2. DB10-D10+∞\n",
+            // Unicode separators on whole move lines, read as one token.
+            "1. E7‐E13, E21−E15\n2. DB10-D10+\n",
+            "1. E7-E13\n1. ..., E21-E15 2. DB10‐D10++:\n",
+            "[Variant \"C'escacs\"] [Event \"x\"]\n5. E7-E13, E21-E15 6. DB10-D10# 3-0",
+            "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20-F16) 2. DB10-D10 $1 (=):\n",
+            // The initial setup written as a PDTL is no PDTL.
+            &format!("[PDTL \"{INITIAL_PDTL}\"]\n1. E7-E13, E21-E15\n2. DB10-D10:\n"),
+        ] {
+            assert_eq!(key_of(same), plain, "{same}");
+        }
+        for other in [
+            "1. E7-E13, E21-E15\n",
+            "1. E7-E13, E21-E15\n2. DB10-D11:\n",
+            "1. E7-E13, E21-E15\n2. DB10*D10:\n",
+            "1. E7-E13, E21-E15\n2. DB10×D10:\n",
+            "1. E21-E15, E7-E13\n2. DB10-D10:\n",
+            "[PDTL \"/27:1k/1:DK/ w - - 0 1\"]\n1. E7-E13, E21-E15\n2. DB10-D10:\n",
+        ] {
+            assert_ne!(key_of(other), plain, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_reader_s_excerpts_show_control_bytes_escaped() {
+        let input = b"[Variant \"C'escacs\"]\n1. E7-E13\x1b[2J, E21-E15:\n*\n";
+        let (_, diags, _) = Filter::default().filter_bytes(input);
+        assert!(!diags.is_empty());
+        for d in &diags {
+            let r = d.render("f");
+            assert!(!r.contains('\x1b'), "{r:?}");
+            assert!(r.contains("\\x1b[2J"), "{r:?}");
         }
     }
 }
