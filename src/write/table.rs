@@ -7,7 +7,8 @@
 //! The listing takes each tag the columns show as it comes, and counts
 //! the main line's half-moves as read (`Table::ply_as_read`).
 
-use super::{unescape_pgn, Format, VARIANT_LINE};
+use super::format::Format;
+use super::text::{unescape_pgn, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{HalfMove, Outcome};
 use crate::pass::Tag;
