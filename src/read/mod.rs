@@ -23,6 +23,7 @@
 //! exactly as read ([`Reader::write_game`]).
 
 mod game;
+mod held;
 mod index;
 mod input;
 mod moves;
@@ -34,10 +35,11 @@ mod tokens;
 mod visitor;
 
 use crate::diag::Diagnostic;
-use crate::grammar::half_move::Window;
 use crate::pass::Context;
 use crate::report::{CutShort, Origin};
 use game::Game;
+use held::Held;
+pub use held::Source;
 pub(crate) use index::Impl as IndexImpl;
 use index::Index;
 pub(crate) use input::read_some;
@@ -47,7 +49,7 @@ use places::Places;
 use scan::Scan;
 use std::io::{self, Read, Write};
 use tokens::Moves;
-pub use visitor::{GameEnd, MoveRead, Skip, Source, TagRead, VariationError, Visitor};
+pub use visitor::{GameEnd, MoveRead, Skip, TagRead, VariationError, Visitor};
 
 /// Where a run writes: the games written, the games rejected (as read),
 /// the duplicates left out by `--dedup` (as read), the diagnostics.
@@ -134,81 +136,6 @@ impl From<Origin> for Resume {
             at: origin.byte,
             joined: false,
         }
-    }
-}
-
-/// What every layer reads through: the bytes the buffer holds, where they
-/// are in the stream, and the index of the region being read.
-#[derive(Clone, Copy)]
-struct Held<'a> {
-    bytes: &'a [u8],
-    /// `bytes` and the 64 bytes after them (zero past the input held).
-    padded: &'a [u8],
-    /// Stream offset of `bytes[0]`, always a line's start.
-    base: u64,
-    index: &'a Index,
-}
-
-impl<'a> Held<'a> {
-    /// The bytes of `Input::held`, with `index`.
-    fn new((padded, len, base): (&'a [u8], usize, u64), index: &'a Index) -> Held<'a> {
-        Held {
-            bytes: &padded[..len],
-            padded,
-            base,
-            index,
-        }
-    }
-
-    /// The 64 bytes from stream offset `at`, of which those before `end`
-    /// are the text read: what the move lexeme looks at first.
-    #[inline(always)]
-    fn window(self, at: u64, end: u64) -> Window<'a> {
-        let i = (at - self.base) as usize;
-        let bytes = self.padded[i..]
-            .first_chunk::<64>()
-            .expect("64 bytes follow the bytes held");
-        Window::new(bytes, (end - at).min(64) as usize)
-    }
-
-    /// What a visitor may copy of them.
-    #[inline(always)]
-    fn src(self) -> Source<'a> {
-        Source {
-            bytes: self.bytes,
-            base: self.base,
-        }
-    }
-
-    /// The bytes from stream offset `from` to `to`.
-    #[inline(always)]
-    fn slice(self, from: u64, to: u64) -> &'a [u8] {
-        &self.bytes[(from - self.base) as usize..(to - self.base) as usize]
-    }
-
-    /// The bytes from stream offset `from` on.
-    #[inline(always)]
-    fn from(self, from: u64) -> &'a [u8] {
-        &self.bytes[(from - self.base) as usize..]
-    }
-
-    /// The stream offset just past the bytes held.
-    fn end(self) -> u64 {
-        self.base + self.bytes.len() as u64
-    }
-
-    /// Is stream offset `at` held?
-    fn holds(self, at: u64) -> bool {
-        at >= self.base && at <= self.end()
-    }
-
-    /// What follows stream offset `at` on its line, without its line end,
-    /// up to `max` bytes: what a message or a spaced move looks at after a
-    /// word, so that a long line costs no more per word than a short one.
-    fn line_rest(self, at: u64, max: usize) -> &'a [u8] {
-        let rest = self.from(at);
-        let rest = &rest[..rest.len().min(max)];
-        &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())]
     }
 }
 

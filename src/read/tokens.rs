@@ -5,8 +5,9 @@
 //! on by kind: tags (`tags.rs`), movetext (`moves.rs`), variations and
 //! comments (here).
 
+use super::held::Held;
 use super::scan::{invalid_utf8, Mode};
-use super::{Held, Step, Visitor};
+use super::{Step, Visitor};
 use crate::diag::Message;
 use crate::grammar::game_start::Opens;
 use crate::grammar::half_move;

@@ -1,6 +1,7 @@
 //! What the reader hands on, game by game: the [`Visitor`] it calls, what
 //! it answers ([`Skip`]), and what each call carries.
 
+use super::held::Source;
 use crate::diag::{Message, Pos};
 use crate::grammar::half_move::{Lexeme, Traits};
 use crate::grammar::model::{HalfMove, Outcome, Side};
@@ -94,50 +95,6 @@ pub trait Visitor {
     /// The reader is about to let go of the bytes before stream offset
     /// `before`: the last moment to copy any of them (see [`Source`]).
     fn discard(&mut self, _src: Source<'_>, _before: u64) {}
-}
-
-/// The bytes the reader holds, from stream offset [`Source::start`]: what a
-/// visitor may copy as read, up to [`Visitor::discard`].
-#[derive(Clone, Copy)]
-pub struct Source<'a> {
-    pub(crate) bytes: &'a [u8],
-    pub(crate) base: u64,
-}
-
-impl<'a> Source<'a> {
-    /// The stream offset of the first byte held.
-    pub fn start(&self) -> u64 {
-        self.base
-    }
-
-    /// The bytes from stream offset `from` to `to`, both held.
-    ///
-    /// # Panics
-    /// If they are not held.
-    #[inline(always)]
-    pub fn slice(&self, from: u64, to: u64) -> &'a [u8] {
-        &self.bytes[(from - self.base) as usize..(to - self.base) as usize]
-    }
-
-    /// Is stream offset `at` held (or just past the bytes held)?
-    pub(crate) fn holds(&self, at: u64) -> bool {
-        at >= self.base && at - self.base <= self.bytes.len() as u64
-    }
-
-    /// The bytes held before stream offset `from`, and those from `to`
-    /// on (`from..to` held).
-    #[inline(always)]
-    pub(crate) fn split_at(&self, from: u64, to: u64) -> (&'a [u8], &'a [u8]) {
-        let (i, j) = ((from - self.base) as usize, (to - self.base) as usize);
-        (&self.bytes[..i], &self.bytes[j..])
-    }
-
-    /// The byte at stream offset `at`, if held.
-    #[inline(always)]
-    pub fn byte(&self, at: u64) -> Option<u8> {
-        let i = at.checked_sub(self.base)?;
-        self.bytes.get(i as usize).copied()
-    }
 }
 
 /// A tag pair as read.
