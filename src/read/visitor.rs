@@ -116,7 +116,7 @@ pub struct TagRead<'a> {
 /// ([`MoveRead::half_move`]): a word in a common spelling is only checked
 /// to be one as it is read.
 pub struct MoveRead<'a> {
-    pub(super) p: &'a super::tokens::Pending,
+    pub(super) p: &'a Pending,
     /// Its variation depth (0: the main line).
     pub depth: u32,
     /// The bytes held.
@@ -194,6 +194,41 @@ impl MoveRead<'_> {
     #[inline(always)]
     pub(crate) fn unmade(&self) -> &HalfMove {
         &self.p.mv
+    }
+}
+
+/// A half-move read, waiting for the ratings and indicators after it on
+/// its line.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pending {
+    /// The half-move and its annotations; its action and check are its
+    /// own only when `parsed` (else they are made from its text on demand,
+    /// [`MoveRead::half_move`]).
+    pub(super) mv: HalfMove,
+    pub(super) parsed: bool,
+    /// It gives mate.
+    pub(super) mate: bool,
+    pub(super) traits: Traits,
+    /// Where its text is in the input, when that text is what
+    /// [`HalfMove::write_move`] writes (stream offsets), or would but for
+    /// a Unicode separator.
+    pub(super) text: Option<(u64, u64)>,
+}
+
+impl Default for Pending {
+    fn default() -> Pending {
+        let nowhere = crate::grammar::hex::Hex::from_index(0);
+        let action = crate::grammar::model::Action::ForcedPromotion {
+            at: nowhere,
+            piece: crate::grammar::model::Glyph::letter(b'D'),
+        };
+        Pending {
+            mv: HalfMove::new(0, Side::White, action, None),
+            parsed: true,
+            mate: false,
+            traits: Traits::default(),
+            text: None,
+        }
     }
 }
 
