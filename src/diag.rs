@@ -470,18 +470,6 @@ mod tests {
         let d = error_at(4, "♘🩒×x");
         assert_eq!(d.render("f").lines().nth(2), Some(caret_at(3).as_str()));
     }
-
-    #[test]
-    fn the_reader_s_excerpts_show_control_bytes_escaped() {
-        let input = b"[Variant \"C'escacs\"]\n1. E7-E13\x1b[2J, E21-E15:\n*\n";
-        let (_, diags, _) = crate::Filter::default().filter_bytes(input);
-        assert!(!diags.is_empty());
-        for d in &diags {
-            let r = d.render("f");
-            assert!(!r.contains('\x1b'), "{r:?}");
-            assert!(r.contains("\\x1b[2J"), "{r:?}");
-        }
-    }
 }
 
 /// [`excerpt`] of the line that byte `i` of `bytes` is on, whatever the

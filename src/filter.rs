@@ -1,17 +1,20 @@
 //! The filter: which passes run, and a run over one input.
 
 use crate::diag::{Diagnostic, Severity};
-use crate::games::Fate;
 use crate::ledger::{Gate, Ledger};
+use crate::pass::LeftOut;
 use crate::passes::{
     AsciiSeparators, Chain, DedupKey, DropComments, DropRatings, DropVariations, FanToLetters,
     Pass, Reaches, Select, SelectDate, SelectPlies, SelectResult, SelectTags, Slot, TagPattern,
     UndoRedefine,
 };
 use crate::pdtl::Pdtl;
-use crate::read::{IndexImpl, Reader, Resume, Settings, Sinks, Stop, Until};
+use crate::read::{
+    IndexImpl, Reader, Resume, Settings, Sinks, Stop, Until, DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_LINE_BYTES,
+};
 use crate::report::{CutShort, Origin, Report};
-use crate::stages::{Decided, Stages};
+use crate::stages::{Decided, Filter, Stages};
 use crate::verify::Verify;
 use crate::write::{Columns, Format, Writer, HELD_BYTES};
 use std::io::{self, Read, Write};
@@ -26,15 +29,6 @@ pub fn index_implementations() -> Vec<&'static str> {
         .map(IndexImpl::name)
         .collect()
 }
-
-/// The longest line the reader reads by default, in bytes (64 MiB): see
-/// [`FilterBuilder::max_line_bytes`].
-pub const DEFAULT_MAX_LINE_BYTES: u64 = 64 << 20;
-/// How deep variations may nest by default ([`FilterBuilder::max_depth`]):
-/// far deeper than any record written by hand (the spec's nest two or
-/// three), and shallow enough that the output a hostile nesting makes
-/// stays a small multiple of its input.
-pub const DEFAULT_MAX_DEPTH: u32 = 64;
 
 /// The names of the built-in passes, in chain order.
 pub const PASS_NAMES: [&str; 6] = [
@@ -520,22 +514,15 @@ impl FilterBuilder {
     }
 }
 
-/// A configured filter; reusable over many inputs, one after the other.
-///
-/// ```
-/// let mut filter = ctlpgn_filter::Filter::default();
-/// let mut out = Vec::new();
-/// let report = filter
-///     .run(&b"1. E7-E13:\n*\n"[..], &mut out, &mut |d| eprint!("{}", d.render("-")))
-///     .unwrap();
-/// assert_eq!(report.warnings, 1); // no Variant tag: added
-/// assert_eq!(out, b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n");
-/// ```
-pub struct Filter {
-    pub(crate) stages: Stages,
-    pub(crate) reading: Settings,
-    /// Stop at the first rejected game.
-    fail_fast: bool,
+/// What became of a game read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Written to the output.
+    Written,
+    /// Rejected for an error: nothing of it is written.
+    Rejected,
+    /// Left out by the selection, `--dedup` or a pass of your own.
+    LeftOut(LeftOut),
 }
 
 impl Default for Filter {
@@ -778,6 +765,7 @@ impl io::Read for Trickle<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verify::INITIAL_PDTL;
     use std::io::BufReader;
 
     #[test]
@@ -807,6 +795,61 @@ mod tests {
                 (whole.1.clone(), whole.2),
                 "capacity {capacity}"
             );
+        }
+    }
+
+    /// The `--dedup` key of `game`.
+    fn key_of(game: &str) -> u128 {
+        let mut f = FilterBuilder::new().dedup(true).build();
+        f.filter_bytes(game.as_bytes());
+        f.stages
+            .chain
+            .select
+            .as_ref()
+            .unwrap()
+            .pass
+            .dedup
+            .as_ref()
+            .unwrap()
+            .key(None)
+    }
+
+    #[test]
+    fn marks_ratings_numbers_and_layout_do_not_change_the_key() {
+        let plain = key_of("[Variant \"C'escacs\"]\n1. E7-E13, E21-E15\n2. DB10-D10+:\n*\n");
+        for same in [
+            "1. E7‐E13 ?!, E21-E15 { hm }\n2. DB10-D10+∞\n",
+            // Unicode separators on whole move lines, read as one token.
+            "1. E7‐E13, E21−E15\n2. DB10-D10+\n",
+            "1. E7-E13\n1. ..., E21-E15 2. DB10‐D10++:\n",
+            "[Variant \"C'escacs\"] [Event \"x\"]\n5. E7-E13, E21-E15 6. DB10-D10# 3-0",
+            "[Variant \"C'escacs\"]\n1. E7-E13, E21-E15 (1. ..., F20-F16) 2. DB10-D10 $1 (=):\n",
+            // The initial setup written as a PDTL is no PDTL.
+            &format!("[PDTL \"{INITIAL_PDTL}\"]\n1. E7-E13, E21-E15\n2. DB10-D10:\n"),
+        ] {
+            assert_eq!(key_of(same), plain, "{same}");
+        }
+        for other in [
+            "1. E7-E13, E21-E15\n",
+            "1. E7-E13, E21-E15\n2. DB10-D11:\n",
+            "1. E7-E13, E21-E15\n2. DB10*D10:\n",
+            "1. E7-E13, E21-E15\n2. DB10×D10:\n",
+            "1. E21-E15, E7-E13\n2. DB10-D10:\n",
+            "[PDTL \"/27:1k/1:DK/ w - - 0 1\"]\n1. E7-E13, E21-E15\n2. DB10-D10:\n",
+        ] {
+            assert_ne!(key_of(other), plain, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_reader_s_excerpts_show_control_bytes_escaped() {
+        let input = b"[Variant \"C'escacs\"]\n1. E7-E13\x1b[2J, E21-E15:\n*\n";
+        let (_, diags, _) = Filter::default().filter_bytes(input);
+        assert!(!diags.is_empty());
+        for d in &diags {
+            let r = d.render("f");
+            assert!(!r.contains('\x1b'), "{r:?}");
+            assert!(r.contains("\\x1b[2J"), "{r:?}");
         }
     }
 }

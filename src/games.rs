@@ -6,24 +6,13 @@
 //! of one game.
 
 use crate::diag::Diagnostic;
-use crate::filter::Filter;
+use crate::filter::Fate;
 use crate::grammar::model::Outcome;
-use crate::pass::LeftOut;
 use crate::read::{Reader, Resume, Sinks, Until};
 use crate::report::{Origin, Report};
+use crate::stages::Filter;
 use crate::verify::GameEnd;
 use std::io::{self, Read};
-
-/// What became of a game read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fate {
-    /// Written to the output.
-    Written,
-    /// Rejected for an error: nothing of it is written.
-    Rejected,
-    /// Left out by the selection, `--dedup` or a pass of your own.
-    LeftOut(LeftOut),
-}
 
 /// The games of one input, read one at a time by [`Filter::games`].
 ///

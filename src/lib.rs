@@ -64,11 +64,8 @@ pub use write::{
 
 pub use cut::{cut_at_games, cut_at_games_marked, Cuts, ORIGIN_MARK};
 pub use diag::{Diagnostic, DiagnosticKind, Message, Pos, Severity};
-pub use filter::{
-    index_implementations, Filter, FilterBuilder, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES,
-    PASS_NAMES,
-};
-pub use games::{Fate, FilteredGame, Games};
+pub use filter::{index_implementations, Fate, FilterBuilder, PASS_NAMES};
+pub use games::{FilteredGame, Games};
 pub use grammar::half_move::Traits;
 pub use grammar::hex::{Hex, HexColour, HexError, COLUMNS};
 pub use grammar::model::{
@@ -84,7 +81,8 @@ pub use passes::{
     SelectResult, SelectTags, Tag, TagPattern, Variation,
 };
 pub use pdtl::{CastleMark, EnPassant, Pdtl, PdtlError, PdtlWarning, Piece};
-pub use read::Sinks;
+pub use read::{Sinks, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES};
 pub use report::{CutShort, LeftOutCounts, Origin, Report};
+pub use stages::Filter;
 pub use verify::{GameEnd, Incoherence, Position, Verify, INITIAL_PDTL};
 pub use visitor::read_games;

@@ -20,9 +20,10 @@
 //! );
 //! ```
 
-use crate::filter::{FilterBuilder, DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES, PASS_NAMES};
+use crate::filter::{FilterBuilder, PASS_NAMES};
 use crate::passes::{SelectDate, SelectPlies, SelectResult, TagPattern};
 use crate::pdtl::Pdtl;
+use crate::read::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_LINE_BYTES};
 use crate::verify::Verify;
 use crate::write::{Columns, Format};
 use std::fmt;

@@ -2,16 +2,33 @@
 //! pass chain to the writer, and each game, once read, to the gate that
 //! gives it its verdict.
 
-use crate::filter::Filter;
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Outcome, Text};
 use crate::ledger::{Gate, Verdict};
 use crate::pass::{Context, Flow, Interest, Variation};
 use crate::passes::Chain;
 use crate::pdtl::Pdtl;
-use crate::read::{GameEnd, MoveRead, Skip, Source, TagRead, VariationError, Visitor};
+use crate::read::{GameEnd, MoveRead, Settings, Skip, Source, TagRead, VariationError, Visitor};
 use crate::report::{CutShort, Report};
 use crate::write::{push_lines, Writer};
+
+/// A configured filter; reusable over many inputs, one after the other.
+///
+/// ```
+/// let mut filter = ctlpgn_filter::Filter::default();
+/// let mut out = Vec::new();
+/// let report = filter
+///     .run(&b"1. E7-E13:\n*\n"[..], &mut out, &mut |d| eprint!("{}", d.render("-")))
+///     .unwrap();
+/// assert_eq!(report.warnings, 1); // no Variant tag: added
+/// assert_eq!(out, b"[Variant \"C'escacs\"]\n\n1. E7-E13:\n*\n\n");
+/// ```
+pub struct Filter {
+    pub(crate) stages: Stages,
+    pub(crate) reading: Settings,
+    /// Stop at the first rejected game.
+    pub(crate) fail_fast: bool,
+}
 
 pub(crate) struct Stages {
     pub chain: Chain,

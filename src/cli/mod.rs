@@ -4,13 +4,6 @@
 //! would write over an input or over another output; only then does it
 //! open an output or read a game.
 
-/// `eprintln!` that never panics: see [`streams::to_stderr`].
-macro_rules! say {
-    ($($arg:tt)*) => {
-        $crate::cli::streams::to_stderr(format_args!("{}\n", format_args!($($arg)*)))
-    };
-}
-
 mod args;
 mod checks;
 mod decode;
@@ -31,6 +24,7 @@ use session::{Outcome, Session};
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use streams::say;
 
 /// What a run with nothing to read says, as jq does: no input named, and
 /// standard input a terminal, where a person would type games unprompted.

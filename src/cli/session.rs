@@ -7,7 +7,7 @@ use super::diagrams::Diagrams;
 use super::flood::Flood;
 use super::inputs::GameFiles;
 use super::output::Output;
-use super::streams::{self, reading, Named, STDIN};
+use super::streams::{self, reading, say, Named, STDIN};
 use ctlpgn_filter::{
     cut_at_games_marked, run_parallel_into, Diagnostic, Filter, FilterBuilder, Format, Ledger,
     LeftOutCounts, Origin, Report, Severity, Sinks, TagPattern, Verify, ORIGIN_MARK,

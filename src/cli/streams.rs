@@ -9,6 +9,14 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 
+/// `eprintln!` that never panics: see [`to_stderr`].
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::streams::to_stderr(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(super) use say;
+
 pub const STDIN: &str = "standard input";
 pub const STDOUT: &str = "standard output";
 

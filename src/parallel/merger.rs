@@ -4,10 +4,10 @@
 
 use super::chunk::{Chunk, Chunker};
 use super::mailbox::{Done, Item, Mailbox, Output};
-use crate::filter::Filter;
 use crate::ledger::{Deferred, Verdict};
 use crate::read::{Sinks, Stop};
 use crate::report::Report;
+use crate::stages::Filter;
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::ops::Range;

@@ -35,9 +35,9 @@ mod merger;
 mod worker;
 
 use crate::diag::Diagnostic;
-use crate::filter::Filter;
 use crate::read::Sinks;
 use crate::report::Report;
+use crate::stages::Filter;
 use chunk::{Chunk, Chunker};
 use mailbox::Mailbox;
 use merger::{Merger, Ordered, Store};

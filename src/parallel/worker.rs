@@ -4,9 +4,9 @@
 use super::chunk::Chunk;
 use super::mailbox::{Done, Item, Mailbox, Output, Post};
 use crate::diag::Diagnostic;
-use crate::filter::Filter;
 use crate::ledger::{Deferral, Lengths};
 use crate::read::{Resume, Sinks, Stop, Until};
+use crate::stages::Filter;
 use std::io::{self, Read, Write};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::AtomicU64;

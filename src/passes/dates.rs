@@ -2,7 +2,7 @@
 //! `?` (the spec: "year-month-day, with four-two-two digits, using ? for
 //! every unknown digit"; PGN's `2022.08.14` is read too).
 
-use super::select::SelectError;
+use super::select_error::SelectError;
 use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag};
 
 /// A day, `(year, month, day)`, ordered as the calendar; a month's last

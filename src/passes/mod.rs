@@ -10,6 +10,8 @@ mod names;
 mod ratings;
 mod redefine;
 mod select;
+mod select_error;
+mod tag_pattern;
 mod variations;
 
 pub use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag, Variation};
@@ -19,7 +21,9 @@ pub use dates::SelectDate;
 pub use fan::FanToLetters;
 pub use ratings::DropRatings;
 pub use redefine::UndoRedefine;
-pub use select::{Reaches, SelectError, SelectPlies, SelectResult, SelectTags, TagPattern};
+pub use select::{Reaches, SelectPlies, SelectResult, SelectTags};
+pub use select_error::SelectError;
+pub use tag_pattern::TagPattern;
 pub use variations::DropVariations;
 
 pub(crate) use chain::{Chain, Slot};

@@ -1,7 +1,7 @@
 //! Tag values as people type them (`--player Sasal`, `--tag Site=barcelona`):
 //! a value without glob characters matches at the start of the tag's value
 //! or of any word in it, case aside. A value with glob characters is a glob
-//! over the whole value, case counting (`select.rs`, [`TagPattern`]).
+//! over the whole value, case counting (`tag_pattern.rs`, [`TagPattern`]).
 //!
 //! [`TagPattern`]: super::TagPattern
 

@@ -2,8 +2,9 @@
 //! shows, and where each goes once read: written, or rejected with its
 //! bytes exactly as read.
 
+use super::held::Held;
 use super::scan::Mode;
-use super::{GameEnd, Held, Reading, Resume, Step, Stop, Until, VariationError, Visitor};
+use super::{GameEnd, Reading, Resume, Step, Stop, Until, VariationError, Visitor};
 use crate::diag::{DiagnosticKind, Message, Pos};
 use crate::grammar::game_start::{Opens, Standing};
 use crate::grammar::model::{Outcome, Side};

@@ -23,6 +23,7 @@
 //! exactly as read ([`Reader::write_game`]).
 
 mod game;
+mod held;
 mod index;
 mod input;
 mod moves;
@@ -34,10 +35,11 @@ mod tokens;
 mod visitor;
 
 use crate::diag::Diagnostic;
-use crate::grammar::half_move::Window;
 use crate::pass::Context;
 use crate::report::{CutShort, Origin};
 use game::Game;
+use held::Held;
+pub use held::Source;
 pub(crate) use index::Impl as IndexImpl;
 use index::Index;
 pub(crate) use input::read_some;
@@ -47,7 +49,7 @@ use places::Places;
 use scan::Scan;
 use std::io::{self, Read, Write};
 use tokens::Moves;
-pub use visitor::{GameEnd, MoveRead, Skip, Source, TagRead, VariationError, Visitor};
+pub use visitor::{GameEnd, MoveRead, Skip, TagRead, VariationError, Visitor};
 
 /// Where a run writes: the games written, the games rejected (as read),
 /// the duplicates left out by `--dedup` (as read), the diagnostics.
@@ -137,81 +139,6 @@ impl From<Origin> for Resume {
     }
 }
 
-/// What every layer reads through: the bytes the buffer holds, where they
-/// are in the stream, and the index of the region being read.
-#[derive(Clone, Copy)]
-struct Held<'a> {
-    bytes: &'a [u8],
-    /// `bytes` and the 64 bytes after them (zero past the input held).
-    padded: &'a [u8],
-    /// Stream offset of `bytes[0]`, always a line's start.
-    base: u64,
-    index: &'a Index,
-}
-
-impl<'a> Held<'a> {
-    /// The bytes of `Input::held`, with `index`.
-    fn new((padded, len, base): (&'a [u8], usize, u64), index: &'a Index) -> Held<'a> {
-        Held {
-            bytes: &padded[..len],
-            padded,
-            base,
-            index,
-        }
-    }
-
-    /// The 64 bytes from stream offset `at`, of which those before `end`
-    /// are the text read: what the move lexeme looks at first.
-    #[inline(always)]
-    fn window(self, at: u64, end: u64) -> Window<'a> {
-        let i = (at - self.base) as usize;
-        let bytes = self.padded[i..]
-            .first_chunk::<64>()
-            .expect("64 bytes follow the bytes held");
-        Window::new(bytes, (end - at).min(64) as usize)
-    }
-
-    /// What a visitor may copy of them.
-    #[inline(always)]
-    fn src(self) -> Source<'a> {
-        Source {
-            bytes: self.bytes,
-            base: self.base,
-        }
-    }
-
-    /// The bytes from stream offset `from` to `to`.
-    #[inline(always)]
-    fn slice(self, from: u64, to: u64) -> &'a [u8] {
-        &self.bytes[(from - self.base) as usize..(to - self.base) as usize]
-    }
-
-    /// The bytes from stream offset `from` on.
-    #[inline(always)]
-    fn from(self, from: u64) -> &'a [u8] {
-        &self.bytes[(from - self.base) as usize..]
-    }
-
-    /// The stream offset just past the bytes held.
-    fn end(self) -> u64 {
-        self.base + self.bytes.len() as u64
-    }
-
-    /// Is stream offset `at` held?
-    fn holds(self, at: u64) -> bool {
-        at >= self.base && at <= self.end()
-    }
-
-    /// What follows stream offset `at` on its line, without its line end,
-    /// up to `max` bytes: what a message or a spaced move looks at after a
-    /// word, so that a long line costs no more per word than a short one.
-    fn line_rest(self, at: u64, max: usize) -> &'a [u8] {
-        let rest = self.from(at);
-        let rest = &rest[..rest.len().min(max)];
-        &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())]
-    }
-}
-
 /// Reads games from a byte stream, one at a time, handing each to a
 /// [`Visitor`] as it goes: the one reader of this crate, which the filter,
 /// `--jobs`, [`read_games`](crate::read_games) and the Python package all read through.
@@ -284,6 +211,15 @@ struct Reading<'u> {
     moves: Moves,
 }
 
+/// The longest line the reader reads by default, in bytes (64 MiB): see
+/// [`FilterBuilder::max_line_bytes`](crate::FilterBuilder::max_line_bytes).
+pub const DEFAULT_MAX_LINE_BYTES: u64 = 64 << 20;
+/// How deep variations may nest by default ([`FilterBuilder::max_depth`](crate::FilterBuilder::max_depth)):
+/// far deeper than any record written by hand (the spec's nest two or
+/// three), and shallow enough that the output a hostile nesting makes
+/// stays a small multiple of its input.
+pub const DEFAULT_MAX_DEPTH: u32 = 64;
+
 /// A visitor being read to, and what it made of the game that ended last.
 struct Step<'a, 'u, V: Visitor> {
     st: &'a mut Reading<'u>,
@@ -308,14 +244,14 @@ impl<V: Visitor> std::ops::DerefMut for Step<'_, '_, V> {
 
 impl<R: Read> Reader<'static, R> {
     /// A reader of `src` from its start, with the default settings: lines
-    /// up to [`crate::DEFAULT_MAX_LINE_BYTES`] long, variations up to
-    /// [`crate::DEFAULT_MAX_DEPTH`] deep.
+    /// up to [`DEFAULT_MAX_LINE_BYTES`] long, variations up to
+    /// [`DEFAULT_MAX_DEPTH`] deep.
     pub fn new(src: R) -> Reader<'static, R> {
         let set = Settings {
             index: IndexImpl::best(),
             fix_result: false,
-            max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
-            max_depth: crate::DEFAULT_MAX_DEPTH,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_depth: DEFAULT_MAX_DEPTH,
             strict: false,
             silence_warnings: false,
             keep_raw: false,

@@ -2,10 +2,11 @@
 //! annotates them, results; each half-move handed to the chain and the
 //! writer.
 
+use super::held::Held;
 use super::movetext::Fault;
 use super::scan::invalid_utf8;
 use super::tokens::*;
-use super::{Held, MoveRead, Step, Visitor};
+use super::{MoveRead, Step, Visitor};
 use crate::grammar::half_move::{self, Lexeme, Parse, Traits};
 use crate::grammar::model::{HalfMove, Outcome, Rating, Sep, Side};
 use crate::grammar::standard_chess;

@@ -5,7 +5,7 @@
 //! left the buffer before a diagnostic could point at it, from what was
 //! kept of it then.
 
-use super::{Held, Source};
+use super::held::{Held, Source};
 use crate::diag::{chars_in, excerpt_at, Pos};
 use crate::pass::Context;
 

@@ -4,8 +4,9 @@
 //! the search for the first line inside it that starts a game, where
 //! reading starts again if the comment is never closed.
 
+use super::held::Held;
 use super::index::Classes;
-use super::{Held, Step, Stop, Visitor};
+use super::{Step, Stop, Visitor};
 use crate::grammar::game_start::Opens;
 use crate::grammar::token;
 use crate::spill::Spill;

@@ -1,9 +1,10 @@
 //! Tags: each read for what it means to a reader (Variant, Redefine,
 //! Result, PDTL), then handed on.
 
+use super::held::Held;
 use super::scan::invalid_utf8;
 use super::tokens::*;
-use super::{Held, Step, TagRead, Visitor};
+use super::{Step, TagRead, Visitor};
 use crate::diag::Pos;
 use crate::grammar::game_start::Opens;
 use crate::grammar::model::Outcome;

@@ -5,53 +5,19 @@
 //! lays out after it are read in place by the move lexeme, as long as
 //! each is plain ([`Step::main_line_on`]).
 
+use super::held::Held;
 use super::scan::{invalid_utf8, Mode};
-use super::{Held, Step, Visitor};
+use super::visitor::Pending;
+use super::{Step, Visitor};
 use crate::diag::Message;
 use crate::grammar::game_start::Opens;
 use crate::grammar::half_move;
-use crate::grammar::half_move::Traits;
-use crate::grammar::model::{HalfMove, Side};
+use crate::grammar::model::Side;
 use crate::grammar::standard_chess;
 use crate::grammar::token::{self, blank_len, blanks_len, label_value, number_value, Token};
 use logos::Logos;
 use std::io;
 use unicode_normalization::UnicodeNormalization;
-
-/// A half-move read, waiting for the ratings and indicators after it on
-/// its line.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Pending {
-    /// The half-move and its annotations; its action and check are its
-    /// own only when `parsed` (else they are made from its text on demand,
-    /// [`MoveRead::half_move`](super::MoveRead::half_move)).
-    pub(super) mv: HalfMove,
-    pub(super) parsed: bool,
-    /// It gives mate.
-    pub(super) mate: bool,
-    pub(super) traits: Traits,
-    /// Where its text is in the input, when that text is what
-    /// [`HalfMove::write_move`] writes (stream offsets), or would but for
-    /// a Unicode separator.
-    pub(super) text: Option<(u64, u64)>,
-}
-
-impl Default for Pending {
-    fn default() -> Pending {
-        let nowhere = crate::grammar::hex::Hex::from_index(0);
-        let action = crate::grammar::model::Action::ForcedPromotion {
-            at: nowhere,
-            piece: crate::grammar::model::Glyph::letter(b'D'),
-        };
-        Pending {
-            mv: HalfMove::new(0, Side::White, action, None),
-            parsed: true,
-            mate: false,
-            traits: Traits::default(),
-            text: None,
-        }
-    }
-}
 
 /// The half-moves being read.
 #[derive(Debug, Default)]

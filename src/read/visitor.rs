@@ -1,6 +1,7 @@
 //! What the reader hands on, game by game: the [`Visitor`] it calls, what
 //! it answers ([`Skip`]), and what each call carries.
 
+use super::held::Source;
 use crate::diag::{Message, Pos};
 use crate::grammar::half_move::{Lexeme, Traits};
 use crate::grammar::model::{HalfMove, Outcome, Side};
@@ -96,50 +97,6 @@ pub trait Visitor {
     fn discard(&mut self, _src: Source<'_>, _before: u64) {}
 }
 
-/// The bytes the reader holds, from stream offset [`Source::start`]: what a
-/// visitor may copy as read, up to [`Visitor::discard`].
-#[derive(Clone, Copy)]
-pub struct Source<'a> {
-    pub(crate) bytes: &'a [u8],
-    pub(crate) base: u64,
-}
-
-impl<'a> Source<'a> {
-    /// The stream offset of the first byte held.
-    pub fn start(&self) -> u64 {
-        self.base
-    }
-
-    /// The bytes from stream offset `from` to `to`, both held.
-    ///
-    /// # Panics
-    /// If they are not held.
-    #[inline(always)]
-    pub fn slice(&self, from: u64, to: u64) -> &'a [u8] {
-        &self.bytes[(from - self.base) as usize..(to - self.base) as usize]
-    }
-
-    /// Is stream offset `at` held (or just past the bytes held)?
-    pub(crate) fn holds(&self, at: u64) -> bool {
-        at >= self.base && at - self.base <= self.bytes.len() as u64
-    }
-
-    /// The bytes held before stream offset `from`, and those from `to`
-    /// on (`from..to` held).
-    #[inline(always)]
-    pub(crate) fn split_at(&self, from: u64, to: u64) -> (&'a [u8], &'a [u8]) {
-        let (i, j) = ((from - self.base) as usize, (to - self.base) as usize);
-        (&self.bytes[..i], &self.bytes[j..])
-    }
-
-    /// The byte at stream offset `at`, if held.
-    #[inline(always)]
-    pub fn byte(&self, at: u64) -> Option<u8> {
-        let i = at.checked_sub(self.base)?;
-        self.bytes.get(i as usize).copied()
-    }
-}
-
 /// A tag pair as read.
 pub struct TagRead<'a> {
     /// Its name, value (NFC, escapes as written) and place.
@@ -159,7 +116,7 @@ pub struct TagRead<'a> {
 /// ([`MoveRead::half_move`]): a word in a common spelling is only checked
 /// to be one as it is read.
 pub struct MoveRead<'a> {
-    pub(super) p: &'a super::tokens::Pending,
+    pub(super) p: &'a Pending,
     /// Its variation depth (0: the main line).
     pub depth: u32,
     /// The bytes held.
@@ -237,6 +194,41 @@ impl MoveRead<'_> {
     #[inline(always)]
     pub(crate) fn unmade(&self) -> &HalfMove {
         &self.p.mv
+    }
+}
+
+/// A half-move read, waiting for the ratings and indicators after it on
+/// its line.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pending {
+    /// The half-move and its annotations; its action and check are its
+    /// own only when `parsed` (else they are made from its text on demand,
+    /// [`MoveRead::half_move`]).
+    pub(super) mv: HalfMove,
+    pub(super) parsed: bool,
+    /// It gives mate.
+    pub(super) mate: bool,
+    pub(super) traits: Traits,
+    /// Where its text is in the input, when that text is what
+    /// [`HalfMove::write_move`] writes (stream offsets), or would but for
+    /// a Unicode separator.
+    pub(super) text: Option<(u64, u64)>,
+}
+
+impl Default for Pending {
+    fn default() -> Pending {
+        let nowhere = crate::grammar::hex::Hex::from_index(0);
+        let action = crate::grammar::model::Action::ForcedPromotion {
+            at: nowhere,
+            piece: crate::grammar::model::Glyph::letter(b'D'),
+        };
+        Pending {
+            mv: HalfMove::new(0, Side::White, action, None),
+            parsed: true,
+            mate: false,
+            traits: Traits::default(),
+            text: None,
+        }
     }
 }
 

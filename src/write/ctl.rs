@@ -4,7 +4,7 @@
 //! the notation lays them out.
 
 use super::held::Held;
-use super::{write_tag, VARIANT_LINE};
+use super::text::{write_tag, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{
     push_ascii_separators, push_typographic_captures, HalfMove, Outcome, Side, Text, ELLIPSIS,

@@ -4,7 +4,7 @@
 //! first move; comments after the result are the game's `final_comments`.
 
 use super::held::Held;
-use super::{json_escaped, json_string, unescape_pgn, write_move};
+use super::text::{json_escaped, json_string, unescape_pgn, write_move};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{HalfMove, Outcome, Side};
 use crate::pass::{Tag, Variation};

@@ -5,10 +5,13 @@
 
 mod ctl;
 mod diagram;
+mod format;
 mod held;
 mod json;
+mod layout;
 mod split;
 mod table;
+mod text;
 
 use crate::diag::{Message, Pos};
 use crate::grammar::model::{HalfMove, Outcome, Side};
@@ -18,52 +21,20 @@ use crate::read::Source;
 use crate::verify::GameEndHook;
 use ctl::CtlPgn;
 pub use diagram::{Diagram, DiagramOptions, Marks, PieceStyle};
+pub use format::Format;
 use json::Ndjson;
+use layout::{laid_out, Layout};
 use split::Split;
 pub use split::VARIATION_PATH_TAG;
 pub use table::{Column, Columns, ColumnsError};
 use table::{Listing, Table};
+pub(crate) use text::push_lines;
+pub use text::unescape_pgn;
 
 /// How many bytes of a game's output are held in memory by default
 /// ([`crate::FilterBuilder::held_bytes`]).
 pub(crate) const HELD_BYTES: usize = held::Held::BOUND;
 use std::io::{self, Write};
-
-/// What the writer produces.
-///
-/// ```
-/// use ctlpgn_filter::{FilterBuilder, Format};
-/// let mut filter = FilterBuilder::new().format(Format::Ndjson).build();
-/// filter.set_file_name("g.ctl-pgn");
-/// let (out, _, _) = filter.filter_bytes(b"[Variant \"C'escacs\"]\n1. E7-E13:\n*\n");
-/// assert_eq!(
-///     String::from_utf8(out).unwrap(),
-///     "{\"file\":\"g.ctl-pgn\",\"line\":1,\"tags\":{\"Variant\":\"C'escacs\"},\
-///      \"tag_list\":[[\"Variant\",\"C'escacs\"]],\"start\":null,\
-///      \"moves\":[{\"number\":1,\"side\":\"white\",\"move\":\"E7-E13\",\"end\":true}],\"result\":\"*\"}\n"
-/// );
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Format {
-    /// Canonical CTL-PGN.
-    #[default]
-    CtlPgn,
-    /// One JSON object per game (see the README for the schema).
-    Ndjson,
-    /// One line per game, its values separated by tabs ([`Columns`]:
-    /// `FilterBuilder::columns`; the header line is the caller's to
-    /// write, once, [`Columns::header`]).
-    Tsv,
-    /// One line per game, its values separated by commas and quoted
-    /// (RFC 4180), as [`Format::Tsv`].
-    Csv,
-    /// Nothing: the games written are only counted, in the [`Report`]
-    /// (`--count`).
-    ///
-    /// [`Report`]: crate::Report
-    Count,
-}
 
 /// The writer: the game laid out in the format asked for.
 #[derive(Debug)]
@@ -75,96 +46,6 @@ pub(crate) struct Writer {
     layout: Layout,
     /// `--split-variations`: the variations are recorded, not laid out.
     split: Option<Split>,
-}
-
-/// One of the layouts of a game.
-#[derive(Debug)]
-enum Layout {
-    CtlPgn(CtlPgn),
-    Ndjson(Ndjson),
-    /// A listing, or a count.
-    Table(Table),
-}
-
-/// Calls the same method of whichever layout is in use.
-macro_rules! laid_out {
-    ($self:expr, $w:ident => $call:expr) => {
-        match $self {
-            Layout::CtlPgn($w) => $call,
-            Layout::Ndjson($w) => $call,
-            Layout::Table($w) => $call,
-        }
-    };
-}
-
-impl Layout {
-    #[inline]
-    fn settle(&mut self, src: Source<'_>) {
-        if let Layout::CtlPgn(w) = self {
-            w.settle(src);
-        }
-    }
-
-    fn begin(&mut self) {
-        laid_out!(self, w => w.begin())
-    }
-
-    fn tag(&mut self, tag: &Tag<'_>) {
-        laid_out!(self, w => w.tag(tag))
-    }
-
-    fn setup(&mut self, pdtl: &Pdtl) {
-        laid_out!(self, w => w.setup(pdtl))
-    }
-
-    #[inline]
-    fn half_move(&mut self, mv: &HalfMove, depth: u32, text: Option<&[u8]>) {
-        laid_out!(self, w => w.half_move(mv, depth, text))
-    }
-
-    /// Main-line half-moves laid out from their moves.
-    fn half_moves(&mut self, moves: &[HalfMove]) {
-        for mv in moves {
-            self.half_move(mv, 0, None);
-        }
-    }
-
-    fn variation(&mut self, edge: Variation, depth: u32) {
-        laid_out!(self, w => w.variation(edge, depth))
-    }
-
-    fn comment(&mut self, text: &[u8], depth: u32, after_result: bool) {
-        laid_out!(self, w => w.comment(text, depth, after_result))
-    }
-
-    fn comment_open(&mut self, depth: u32, after_result: bool) {
-        laid_out!(self, w => w.comment_open(depth, after_result))
-    }
-
-    fn comment_piece(&mut self, text: &[u8]) {
-        laid_out!(self, w => w.comment_piece(text))
-    }
-
-    fn comment_close(&mut self) {
-        laid_out!(self, w => w.comment_close())
-    }
-
-    /// Writes the game: `file` and `line` name it in ndjson, with `path`
-    /// when it is a variation game.
-    fn finish(
-        &mut self,
-        result: Outcome,
-        file: &str,
-        line: u64,
-        path: &[u32],
-        out: &mut dyn Write,
-    ) -> io::Result<()> {
-        match self {
-            Layout::CtlPgn(w) => w.finish(result, out),
-            Layout::Ndjson(w) => w.finish(file, line, path, result, out),
-            Layout::Table(w) => w.finish(result, file, line, out),
-        }
-    }
 }
 
 impl Writer {
@@ -394,150 +275,5 @@ impl Writer {
             s.write_games(&mut self.layout, &self.file, self.line, out)?;
         }
         Ok(())
-    }
-}
-
-/// Appends the lines of `text`, each line end written `\n` (a comment
-/// written on CRLF lines is written on LF lines).
-pub(crate) fn push_lines(out: &mut Vec<u8>, text: &[u8]) {
-    let mut rest = text;
-    while let Some(n) = memchr::memchr(b'\n', rest) {
-        let mut line = &rest[..n];
-        while let [l @ .., b'\r'] = line {
-            line = l;
-        }
-        out.extend_from_slice(line);
-        out.push(b'\n');
-        rest = &rest[n + 1..];
-    }
-    out.extend_from_slice(rest);
-}
-
-/// The first line of every game written.
-pub(crate) const VARIANT_LINE: &[u8] = b"[Variant \"C'escacs\"]\n";
-
-#[inline]
-fn write_move(mv: &HalfMove, text: Option<&[u8]>, out: &mut Vec<u8>) {
-    match text {
-        Some(t) => out.extend_from_slice(t),
-        None => mv.write_move(out),
-    }
-}
-
-fn write_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
-    out.push(b'[');
-    out.extend_from_slice(name);
-    out.extend_from_slice(b" \"");
-    out.extend_from_slice(value);
-    out.extend_from_slice(b"\"]\n");
-}
-
-/// Undoes the PGN escapes `\"` and `\\` of a tag value, as ndjson's
-/// `tags` and [`Visitor::tag`](crate::read::Visitor::tag)'s users want it.
-///
-/// ```
-/// let v = ctlpgn_filter::unescape_pgn(br#"Escaped \"quotes\" and \\"#);
-/// assert_eq!(&*v, br#"Escaped "quotes" and \"#);
-/// ```
-pub fn unescape_pgn(v: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    if !v.contains(&b'\\') {
-        return v.into();
-    }
-    let mut out = Vec::with_capacity(v.len());
-    let mut it = v.iter();
-    while let Some(&c) = it.next() {
-        match (c, it.as_slice().first()) {
-            (b'\\', Some(&n @ (b'"' | b'\\'))) => {
-                out.push(n);
-                it.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    out.into()
-}
-
-/// Appends `s` as a JSON string (UTF-8 passes through; controls are escaped).
-fn json_string(out: &mut Vec<u8>, s: &[u8]) {
-    out.push(b'"');
-    json_escaped(out, s);
-    out.push(b'"');
-}
-
-/// Appends `s` escaped for a JSON string, a byte at a time: a string cut
-/// anywhere is escaped as the whole is.
-fn json_escaped(out: &mut Vec<u8>, s: &[u8]) {
-    for &c in s {
-        match c {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            0..=0x1F | 0x7F => {
-                out.extend_from_slice(format!("\\u{c:04x}").as_bytes());
-            }
-            _ => out.push(c),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_strings_escape_quotes_backslashes_and_controls() {
-        let mut v = Vec::new();
-        json_string(&mut v, "a\"b\\c\u{1}é".as_bytes());
-        assert_eq!(String::from_utf8(v).unwrap(), r#""a\"b\\c\u0001é""#);
-    }
-
-    /// The reader's `as_written` (a tag line it may copy) is exactly a line
-    /// `write_tag` writes: one statement of the tag line as the writer
-    /// writes it, tested against the other on spellings near it.
-    #[test]
-    fn a_tag_is_read_as_written_exactly_when_write_tag_writes_its_line() {
-        use crate::read::{GameEnd, Reader, TagRead, Visitor};
-        use crate::Context;
-        struct Lines(Vec<(Vec<u8>, Option<Vec<u8>>)>);
-        impl Visitor for Lines {
-            type Output = ();
-            fn tag(&mut self, t: &TagRead<'_>, _cx: &mut Context) {
-                let mut line = Vec::new();
-                write_tag(&mut line, t.tag.name.as_bytes(), t.tag.value.as_bytes());
-                let read = t.as_written.map(|(a, b)| t.src.slice(a, b).to_vec());
-                self.0.push((line, read));
-            }
-            fn end_game(&mut self, _end: &mut GameEnd<'_>, _cx: &mut Context) {}
-        }
-        for (input, copied) in [
-            ("[Event \"x\"]\n", true),
-            ("[Event \"Caf\u{e9}\"]\n", true),
-            ("[Event \"a \\\"b\\\"\"]\n", true),
-            ("[Event  \"x\"]\n", false),
-            ("[Event \"x\"] \n", false),
-            ("[Event \"x\"]\r\n", false),
-            // Blanks before the `[` are between tokens, not the line's.
-            (" [Event \"x\"]\n", true),
-            ("[ Event \"x\"]\n", false),
-            ("[Event \"Cafe\u{301}\"]\n", false),
-            ("[Event \"x\"][Site \"y\"]\n", false),
-        ] {
-            let mut lines = Lines(Vec::new());
-            let text = format!("{input}1. E7-E13 *\n");
-            Reader::new(text.as_bytes()).read_game(&mut lines).unwrap();
-            let (written, read) = &lines.0[0];
-            assert_eq!(read.is_some(), copied, "{input:?}");
-            if let Some(read) = read {
-                assert_eq!(read, written, "{input:?}");
-                assert_eq!(read.as_slice(), input.trim_start().as_bytes(), "{input:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn pgn_escapes_are_undone_for_json() {
-        assert_eq!(&*unescape_pgn(br#"say \"hi\" \\o/"#), br#"say "hi" \o/"#);
     }
 }

@@ -10,7 +10,7 @@
 //! says it as the notation does (`Cescacs-X01-V-S:0:1-en`); a game without
 //! an `Id` gets a `VariationPath` tag.
 
-use super::Layout;
+use super::layout::Layout;
 use crate::diag::{Message, Pos};
 use crate::grammar::hex::Hex;
 use crate::grammar::model::{Action, Check, Dash, HalfMove, Outcome, Sep, Side};

@@ -7,10 +7,11 @@
 //! The listing takes each tag the columns show as it comes, and counts
 //! the main line's half-moves as read (`Table::ply_as_read`).
 
-use super::{unescape_pgn, Format, VARIANT_LINE};
+use super::format::Format;
+use super::text::{unescape_pgn, VARIANT_LINE};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::{HalfMove, Outcome};
-use crate::passes::Tag;
+use crate::pass::Tag;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -323,7 +324,7 @@ impl Table {
         true
     }
 
-    pub fn variation(&mut self, _edge: crate::passes::Variation, _depth: u32) {}
+    pub fn variation(&mut self, _edge: crate::pass::Variation, _depth: u32) {}
     pub fn comment(&mut self, _text: &[u8], _depth: u32, _after_result: bool) {}
     pub fn comment_open(&mut self, _depth: u32, _after_result: bool) {}
     pub fn comment_piece(&mut self, _text: &[u8]) {}
