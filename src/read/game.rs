@@ -3,68 +3,16 @@
 //! bytes exactly as read.
 
 use super::held::Held;
-use super::scan::Mode;
-use super::{GameEnd, Reading, Resume, Step, Stop, Until, VariationError, Visitor};
+use super::state::Mode;
+use super::state::{Game, Reading, Resume, Step, Stop, Until};
+use super::visitor::{GameEnd, VariationError, Visitor};
 use crate::diag::{DiagnosticKind, Message, Pos};
 use crate::grammar::game_start::{Opens, Standing};
-use crate::grammar::model::{Outcome, Side};
+use crate::grammar::model::Side;
 use crate::grammar::token::is_blank;
-use crate::report::{CutShort, Report};
+use crate::report::CutShort;
 use crate::spill::Spill;
 use std::io::{self, Write};
-
-/// The places of a game that a diagnostic made later may point at.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Marks {
-    pub last_move: Pos,
-    /// The last move number or `...`.
-    pub last_number: Pos,
-    /// The outermost variation open.
-    pub variation: Pos,
-    /// The comment open.
-    pub comment: Pos,
-    pub result_tag: Option<(Outcome, Pos)>,
-}
-
-/// What is known of the game being read.
-#[derive(Debug, Default)]
-pub(super) struct Game {
-    pub open: bool,
-    /// Its first byte, and the start of that byte's line.
-    pub start: Pos,
-    pub start_line: u64,
-    /// Its first byte begins a line (but for blanks).
-    pub starts_line: bool,
-    /// It starts on the line where the game before it ended, after its
-    /// end (before a game is open: the next game does, as a reader
-    /// resumed at one learns from [`Resume`]).
-    pub joined: bool,
-    /// How the last game not left out before it stood when it ended.
-    pub kept_before: Standing,
-    /// Anything but tags and comments was read: a tag now starts a new game.
-    pub past_tags: bool,
-    pub has_tags: bool,
-    pub has_variant: bool,
-    pub has_setup: bool,
-    pub marks: Marks,
-    /// The line of the last movetext token (0 for none).
-    pub movetext_line: u64,
-    /// Variation depth, kept or skipped.
-    pub depth: u32,
-    /// The counts of the game, added to the report as it ends.
-    pub counts: Report,
-    /// Its diagnostics placed so far.
-    pub placed: usize,
-    /// Comments it skipped inside skipped variations.
-    pub skipped_comments: u64,
-    /// Where it ended (once it has): the stream offset of the next
-    /// game's first byte, or of the input's end.
-    pub end: u64,
-    /// Its bytes that left the buffer (with rejects, and for the places of
-    /// split variation games), and whether they are kept at all.
-    pub raw: Spill,
-    keep_raw: bool,
-}
 
 impl Game {
     pub fn new(keep_raw: bool) -> Game {

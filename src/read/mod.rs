@@ -5,6 +5,9 @@
 //!   the input is read.
 //! - `index.rs`: stage 1, a vectorised structural index of each region of
 //!   lines (line ends, braces, parentheses, `[`, `"`, non-ASCII bytes).
+//! - `state.rs`: the reader's state (`Reading`, with each layer's, and
+//!   the `Step` a visitor is read to through), which the layers' files
+//!   work on and none of them holds.
 //! - `scan.rs`: the modes that cross lines, read from the index: a
 //!   comment's text up to `}`, a skipped variation up to its `)`, and the
 //!   search of a comment never closed for a game to read again.
@@ -30,6 +33,7 @@ mod moves;
 mod movetext;
 mod places;
 mod scan;
+mod state;
 mod tags;
 mod tokens;
 mod visitor;
@@ -37,7 +41,6 @@ mod visitor;
 use crate::diag::Diagnostic;
 use crate::pass::Context;
 use crate::report::{CutShort, Origin};
-use game::Game;
 use held::Held;
 pub use held::Source;
 pub(crate) use index::Impl as IndexImpl;
@@ -46,9 +49,9 @@ pub(crate) use input::read_some;
 use input::{Ahead, Input};
 use movetext::Movetext;
 use places::Places;
-use scan::Scan;
+use state::{Game, Mode, Moves, Reading, Scan, Step};
+pub(crate) use state::{Resume, Settings, Stop, Until};
 use std::io::{self, Read, Write};
-use tokens::Moves;
 pub use visitor::{GameEnd, MoveRead, Skip, TagRead, VariationError, Visitor};
 
 /// Where a run writes: the games written, the games rejected (as read),
@@ -63,80 +66,6 @@ pub struct Sinks<'a> {
     pub duplicates: Option<&'a mut dyn Write>,
     /// Each diagnostic, as its game ends.
     pub on_diagnostic: &'a mut dyn FnMut(&Diagnostic),
-}
-
-/// What the reader is told once, for every input: how it reads, how far
-/// it lets a line and a nesting go, what it keeps.
-#[derive(Clone, Copy)]
-pub(crate) struct Settings {
-    pub index: IndexImpl,
-    /// Warn that a Result tag that disagrees with the game's end is to be
-    /// written as the end says (`GameEnd::fix_result_tag`).
-    pub fix_result: bool,
-    /// The longest line read: a longer one rejects its game unread.
-    pub max_line_bytes: u64,
-    /// Variations nested deeper reject their game.
-    pub max_depth: u32,
-    /// Warnings are errors (`--strict`); warnings are counted, not made (`-q`).
-    pub strict: bool,
-    pub silence_warnings: bool,
-    /// Keep a game's bytes that leave the buffer, for
-    /// [`Reader::write_game`] and for the places of diagnostics made at
-    /// its end.
-    pub keep_raw: bool,
-}
-
-/// How far a run reads.
-#[derive(Clone, Copy)]
-pub(crate) enum Until<'a> {
-    /// To the end of the input, where the last game ends.
-    End,
-    /// To the first game that starts at a stream offset `is_boundary`
-    /// takes (a `--jobs` chunk's start). If the input ends first: where it
-    /// ends (`whole`), or, when the input is only the first part of the
-    /// stream, short of the game under way, left unfinished.
-    Boundary {
-        is_boundary: &'a dyn Fn(u64) -> bool,
-        whole: bool,
-    },
-}
-
-/// Where a run stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stop {
-    /// At the end of the input: every game is finished.
-    End,
-    /// Where a game starts (at a [`Until::Boundary`]): every game before
-    /// it is finished.
-    Boundary(u64),
-    /// The input ended before a boundary, inside the game that starts here.
-    Unfinished(Resume),
-    /// At the first rejected game (fail-fast), or after the last game
-    /// `--stop-after` lets through.
-    FailFast,
-}
-
-/// Where reading may start afresh: a game's first byte, on a line that
-/// starts at `line_start`, the `line`-th of the stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Resume {
-    pub line: u64,
-    pub line_start: u64,
-    pub at: u64,
-    /// The game at `at` starts on the line where the one before ended.
-    pub joined: bool,
-}
-
-impl From<Origin> for Resume {
-    /// A piece of a stream starts a line: the one after the lines before it.
-    fn from(origin: Origin) -> Resume {
-        Resume {
-            line: origin.line + 1,
-            line_start: origin.byte,
-            at: origin.byte,
-            joined: false,
-        }
-    }
 }
 
 /// Reads games from a byte stream, one at a time, handing each to a
@@ -184,33 +113,6 @@ pub struct Reader<'u, R> {
     indexed: (u64, u64),
 }
 
-/// Everything the reader knows but the input and its index.
-struct Reading<'u> {
-    set: Settings,
-    /// The game's context: its diagnostics, and what the passes know.
-    cx: Context,
-    until: Until<'u>,
-    /// Where reading stopped short of the input's end, once it has.
-    stop: Option<Stop>,
-    /// A game has ended, and what its visitor made of it waits to be
-    /// handed back: reading pauses.
-    waiting: bool,
-    /// Where reading goes on once a game ended short of the token that
-    /// begins the next: that token is read again, then as the next game's.
-    again_at: Option<u64>,
-    /// The input being read ends early (`--cut`, a decoder's error).
-    cut_short: Option<CutShort>,
-    /// The games begun so far.
-    games: u64,
-    /// The stream offset up to which the input is read.
-    at: u64,
-    places: Places,
-    scan: Scan,
-    game: Game,
-    movetext: Movetext,
-    moves: Moves,
-}
-
 /// The longest line the reader reads by default, in bytes (64 MiB): see
 /// [`FilterBuilder::max_line_bytes`](crate::FilterBuilder::max_line_bytes).
 pub const DEFAULT_MAX_LINE_BYTES: u64 = 64 << 20;
@@ -219,28 +121,6 @@ pub const DEFAULT_MAX_LINE_BYTES: u64 = 64 << 20;
 /// three), and shallow enough that the output a hostile nesting makes
 /// stays a small multiple of its input.
 pub const DEFAULT_MAX_DEPTH: u32 = 64;
-
-/// A visitor being read to, and what it made of the game that ended last.
-struct Step<'a, 'u, V: Visitor> {
-    st: &'a mut Reading<'u>,
-    v: &'a mut V,
-    out: Option<V::Output>,
-}
-
-impl<'u, V: Visitor> std::ops::Deref for Step<'_, 'u, V> {
-    type Target = Reading<'u>;
-    #[inline(always)]
-    fn deref(&self) -> &Reading<'u> {
-        self.st
-    }
-}
-
-impl<V: Visitor> std::ops::DerefMut for Step<'_, '_, V> {
-    #[inline(always)]
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        self.st
-    }
-}
 
 impl<R: Read> Reader<'static, R> {
     /// A reader of `src` from its start, with the default settings: lines
@@ -435,22 +315,14 @@ impl<'u, R: Read> Reader<'u, R> {
     }
 }
 
-impl Reading<'_> {
-    /// Does reading pause here: it has stopped, or a game has ended?
-    #[inline(always)]
-    fn paused(&self) -> bool {
-        self.waiting || self.stop.is_some()
-    }
-}
-
 impl<V: Visitor> Step<'_, '_, V> {
     /// Reads the whole lines held from `self.at` to `end`, indexed.
     fn region(&mut self, h: Held<'_>, end: u64) -> io::Result<()> {
         while self.at < end && !self.paused() {
             match self.scan.mode {
-                scan::Mode::Tokens => self.tokens(h, end)?,
-                scan::Mode::Comment => self.comment_text(h, end)?,
-                scan::Mode::SkipVariation => self.skip_variation(h, end)?,
+                Mode::Tokens => self.tokens(h, end)?,
+                Mode::Comment => self.comment_text(h, end)?,
+                Mode::SkipVariation => self.skip_variation(h, end)?,
             }
         }
         Ok(())

@@ -5,8 +5,9 @@
 use super::held::Held;
 use super::movetext::Fault;
 use super::scan::invalid_utf8;
+use super::state::Step;
 use super::tokens::*;
-use super::{MoveRead, Step, Visitor};
+use super::visitor::{MoveRead, Visitor};
 use crate::grammar::half_move::{self, Lexeme, Parse, Traits};
 use crate::grammar::model::{HalfMove, Outcome, Rating, Sep, Side};
 use crate::grammar::standard_chess;

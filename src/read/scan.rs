@@ -6,64 +6,12 @@
 
 use super::held::Held;
 use super::index::Classes;
-use super::{Step, Stop, Visitor};
+use super::state::{Mode, ReadAgain, Scan, Step, Stop};
+use super::visitor::Visitor;
 use crate::grammar::game_start::Opens;
 use crate::grammar::token;
 use crate::spill::Spill;
 use std::io;
-
-/// Who reads the next bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Mode {
-    /// The tokenizer.
-    Tokens,
-    /// A comment's text, up to `}`.
-    Comment,
-    /// A variation the chain drops, up to its `)`.
-    SkipVariation,
-}
-
-/// The mode machine's state.
-pub(super) struct Scan {
-    pub mode: Mode,
-    /// The region being read is valid UTF-8.
-    pub utf8: bool,
-    /// The region being read is ASCII: no byte of it needs a UTF-8 check
-    /// or NFC.
-    pub ascii: bool,
-    /// The comment open is inside a skipped variation.
-    comment_in_skip: bool,
-    /// The comment open goes to the visitor, in pieces, as read.
-    pieces: bool,
-    /// How far the comment open was looked through for a game start: the
-    /// next line to look at, its number, and whether it is the comment's
-    /// first (which cannot start a game: the `{` is on it).
-    search: (u64, u64, bool),
-    /// The comment open is never closed: where to read again.
-    read_again: Option<ReadAgain>,
-    /// What must be read again that left the buffer.
-    spill: Spill,
-    /// The first byte not UTF-8 in what must be read again, found as it
-    /// left the buffer (placed while held): the comment's error if it
-    /// closes after all, the game's read again if it does not.
-    spilled_fault: Option<(crate::diag::Pos, crate::diag::Message)>,
-    /// No `}` follows this stream offset: a comment opened there reached
-    /// the input's end.
-    no_close_after: Option<u64>,
-}
-
-/// A comment never closed: where reading starts again, once the input has
-/// ended, so that the games quoted in it are not lost.
-#[derive(Clone, Copy, Debug)]
-struct ReadAgain {
-    /// Stream offset of the first line inside the comment that starts a
-    /// game, and its number.
-    at: u64,
-    line: u64,
-    /// Stream offset of that line's tag: the comment's game ends there,
-    /// as a game ends where the next one's first token is.
-    tag: u64,
-}
 
 impl Default for Scan {
     fn default() -> Scan {

@@ -3,8 +3,9 @@
 
 use super::held::Held;
 use super::scan::invalid_utf8;
+use super::state::Step;
 use super::tokens::*;
-use super::{Step, TagRead, Visitor};
+use super::visitor::{TagRead, Visitor};
 use crate::diag::Pos;
 use crate::grammar::game_start::Opens;
 use crate::grammar::model::Outcome;
@@ -113,7 +114,7 @@ impl<V: Visitor> Step<'_, '_, V> {
     }
 }
 
-impl super::Reading<'_> {
+impl super::state::Reading<'_> {
     /// `bytes` of the region being read as text: checked once with the
     /// region, else here.
     #[inline]

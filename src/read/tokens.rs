@@ -6,9 +6,9 @@
 //! each is plain ([`Step::main_line_on`]).
 
 use super::held::Held;
-use super::scan::{invalid_utf8, Mode};
-use super::visitor::Pending;
-use super::{Step, Visitor};
+use super::scan::invalid_utf8;
+use super::state::{Mode, Step, VariationNumbers};
+use super::visitor::Visitor;
 use crate::diag::Message;
 use crate::grammar::game_start::Opens;
 use crate::grammar::half_move;
@@ -18,28 +18,6 @@ use crate::grammar::token::{self, blank_len, blanks_len, label_value, number_val
 use logos::Logos;
 use std::io;
 use unicode_normalization::UnicodeNormalization;
-
-/// The half-moves being read.
-#[derive(Debug, Default)]
-pub(super) struct Moves {
-    /// The half-move read last, while `held` (waiting for its annotations).
-    pub(super) pending: Pending,
-    pub(super) held: bool,
-    pub numbers: VariationNumbers,
-    /// NFKC of a word, and the input offset of each of its bytes.
-    pub(super) fold: Vec<u8>,
-    pub(super) fold_map: Vec<u32>,
-}
-
-/// Numbering inside kept variations: tracked loosely, only to tell White's
-/// moves from Black's.
-#[derive(Debug, Default)]
-pub(super) struct VariationNumbers {
-    pub(super) number: u32,
-    pub(super) side: Option<Side>,
-    /// (number, side) of each enclosing level.
-    pub(super) stack: Vec<(u32, Option<Side>)>,
-}
 
 impl VariationNumbers {
     /// A variation opens at `depth`, branching where the line's move
