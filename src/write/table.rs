@@ -272,8 +272,18 @@ impl Table {
 
     /// A tag's first value goes to its columns.
     pub fn tag(&mut self, tag: &Tag<'_>) {
+        // Every column has its value: the game's other tags change nothing.
+        if self.unset == 0 {
+            return;
+        }
         let name = tag.name.as_bytes();
-        if let Some(t) = self.tags.iter().position(|c| c.name == name) {
+        // The first byte first: most tags are no column, and most differ
+        // from a column's name there (no call to memcmp).
+        let column = self
+            .tags
+            .iter()
+            .position(|c| c.name.first() == name.first() && c.name == name);
+        if let Some(t) = column {
             self.store(t, tag.value.as_bytes());
         }
     }
