@@ -252,16 +252,26 @@ pub(crate) fn push_decimal(out: &mut Vec<u8>, n: u64) {
 
 #[cold]
 fn push_large_decimal(out: &mut Vec<u8>, n: u64) {
+    // Two digits a division: line numbers run to six or seven.
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     let mut n = n;
-    loop {
+    while n >= 100 {
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&PAIRS[(n % 100) as usize * 2..][..2]);
+        n /= 100;
+    }
+    if n >= 10 {
+        i -= 2;
+        buf[i..i + 2].copy_from_slice(&PAIRS[n as usize * 2..][..2]);
+    } else {
         i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+        buf[i] = b'0' + n as u8;
     }
     out.extend_from_slice(&buf[i..]);
 }
@@ -435,7 +445,8 @@ mod tests {
         for b in 0..=255u8 {
             assert_eq!(column_index(b).is_some(), COLUMNS.contains(&b));
         }
-        for n in [0u64, 9, 10, 99, 100, 12345] {
+        let large = [101, 999, 1000, 12345, 100_000, 1_234_567, u64::MAX];
+        for n in [0u64, 9, 10, 99, 100].into_iter().chain(large) {
             let mut out = Vec::new();
             push_decimal(&mut out, n);
             assert_eq!(out, n.to_string().as_bytes());

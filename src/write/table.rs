@@ -390,17 +390,20 @@ fn is_plain(value: &[u8]) -> bool {
     let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w & HIGHS;
     let special =
         |w: u64| below(w, 0x20) | below(w ^ (ONES * 0x5C), 1) | below(w ^ (ONES * 0x22), 1);
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
+    if value.len() < 8 {
+        // After letters that are plain.
+        let mut rest = [b'A'; 8];
+        rest[..value.len()].copy_from_slice(value);
+        return special(u64::from_le_bytes(rest)) == 0;
+    }
     let mut chunks = value.chunks_exact(8);
     let mut found = 0;
     for c in &mut chunks {
-        found |= special(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        found |= special(word(c));
     }
-    // The rest, after letters that are plain.
-    let mut rest = [b'A'; 8];
-    for (r, &b) in rest.iter_mut().zip(chunks.remainder()) {
-        *r = b;
-    }
-    found |= special(u64::from_le_bytes(rest));
+    // The last eight bytes, over some looked at already.
+    found |= special(word(&value[value.len() - 8..]));
     found == 0
 }
 
@@ -410,6 +413,7 @@ const VARIANT: &[u8] = VARIANT_LINE.split_at(10).1.split_at(8).0;
 
 /// Appends `value`, which holds no control character, `\` or `"`, as a
 /// field: in CSV in quotes, in TSV as it is ([`push_value`]).
+#[inline]
 fn push_plain(row: &mut Vec<u8>, csv: bool, value: &[u8]) {
     if csv {
         row.push(b'"');
