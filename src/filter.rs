@@ -1,8 +1,8 @@
 //! The filter: which passes run, and a run over one input.
 
 use crate::diag::{Diagnostic, Severity};
-use crate::ledger::{Gate, Ledger};
 use crate::pass::LeftOut;
+use crate::passes::ledger::{Gate, Ledger};
 use crate::passes::{
     AsciiSeparators, Chain, DedupKey, DropComments, DropRatings, DropVariations, FanToLetters,
     Pass, Reaches, Select, SelectDate, SelectPlies, SelectResult, SelectTags, Slot, TagPattern,

@@ -43,7 +43,6 @@ mod diag;
 mod filter;
 mod games;
 mod grammar;
-mod ledger;
 pub mod options;
 mod parallel;
 mod pass;
@@ -73,9 +72,9 @@ pub use grammar::model::{
     STANDARD_LETTERS,
 };
 pub use grammar::redefine::{RedefineError, RedefineMap};
-pub use ledger::Ledger;
 pub use options::{OptionError, Options};
 pub use parallel::{run_parallel, run_parallel_into};
+pub use passes::Ledger;
 pub use passes::{
     Context, Flow, Interest, LeftOut, Pass, Reaches, SelectDate, SelectError, SelectPlies,
     SelectResult, SelectTags, Tag, TagPattern, Variation,

@@ -4,8 +4,8 @@
 
 use crate::grammar::half_move::Traits;
 use crate::grammar::model::{HalfMove, Outcome, Text};
-use crate::ledger::{Gate, Verdict};
 use crate::pass::{Context, Flow, Interest, Variation};
+use crate::passes::ledger::{Gate, Verdict};
 use crate::passes::Chain;
 use crate::pdtl::Pdtl;
 use crate::read::{GameEnd, MoveRead, Settings, Skip, Source, TagRead, VariationError, Visitor};

@@ -3,7 +3,7 @@
 
 use super::chunk::Chunk;
 use crate::diag::Diagnostic;
-use crate::ledger::Deferred;
+use crate::passes::ledger::Deferred;
 use crate::read::Stop;
 use crate::report::Report;
 use std::collections::{BTreeMap, VecDeque};

@@ -4,7 +4,7 @@
 
 use super::chunk::{Chunk, Chunker};
 use super::mailbox::{Done, Item, Mailbox, Output};
-use crate::ledger::{Deferred, Verdict};
+use crate::passes::ledger::{Deferred, Verdict};
 use crate::read::{Sinks, Stop};
 use crate::report::Report;
 use crate::stages::Filter;

@@ -16,7 +16,7 @@
 //! here, in input order: a worker writes each game as if let through and
 //! notes where each game's part of its output starts; the merger asks the
 //! run's ledger of each game in turn, and leaves the duplicates' parts
-//! out (`src/ledger.rs`).
+//! out (`src/passes/ledger.rs`).
 //!
 //! Diagnostics do not wait for their chunk's end: a worker hands each on
 //! as it comes ([`Mailbox`]), and the merger takes those of the chunk

@@ -4,7 +4,7 @@
 use super::chunk::Chunk;
 use super::mailbox::{Done, Item, Mailbox, Output, Post};
 use crate::diag::Diagnostic;
-use crate::ledger::{Deferral, Lengths};
+use crate::passes::ledger::{Deferral, Lengths};
 use crate::read::{Resume, Sinks, Stop, Until};
 use crate::stages::Filter;
 use std::io::{self, Read, Write};

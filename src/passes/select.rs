@@ -3,16 +3,16 @@
 //! main line's length ([`SelectPlies`]), by a position the main line
 //! reaches ([`Reaches`]); and the key `--dedup` compares, the game's start
 //! and main-line moves ([`DedupKey`]), whose verdict is taken in input
-//! order, after the chain (`src/ledger.rs`).
+//! order, after the chain (`src/passes/ledger.rs`).
 //!
 //! A game left out is neither written nor rejected: the pass says so with
 //! [`Context::leave_out`], and the reader counts it in the report.
 
 use super::dates::SelectDate;
+use super::ledger::Ledger;
 use super::select_error::SelectError;
 use super::tag_pattern::TagPattern;
 use crate::grammar::model::{HalfMove, Outcome};
-use crate::ledger::Ledger;
 use crate::pass::{Context, Flow, Interest, LeftOut, Pass, Tag};
 use crate::pdtl::Pdtl;
 use crate::verify::{Position, Replay, INITIAL_PDTL};

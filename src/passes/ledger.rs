@@ -13,11 +13,11 @@
 //! own gate of each game in turn (`src/parallel/`). Either way one [`Ledger`] holds what was let
 //! through, so the answers are the same.
 
+use super::TagPattern;
 use crate::diag::{Diagnostic, DiagnosticKind, Severity};
 use crate::grammar::hex::push_decimal;
 use crate::grammar::model::Outcome;
 use crate::pass::{Context, LeftOut};
-use crate::passes::TagPattern;
 use crate::report::{LeftOutCounts, Report};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
