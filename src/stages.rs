@@ -153,8 +153,14 @@ impl Stages {
     /// A half-move through the passes that want it, then to the writer.
     #[inline(never)]
     fn half_move_through_passes(&mut self, m: &MoveRead<'_>, cx: &mut Context) {
-        let (mut mv, mut text, mut respell) = (m.half_move(), m.text_span(), false);
-        if self.chain.wants_move(m.traits()) {
+        let wants_move = self.chain.wants_move(m.traits());
+        // A word read plain is made into its move only for whoever reads
+        // the move: a pass, or the split variations; a layout writes the
+        // text as read, with the number, side and annotations around it.
+        let reads = wants_move || self.chain.wants_main_line() || self.writer.reads_moves();
+        let mut mv = if reads { m.half_move() } else { *m.unmade() };
+        let (mut text, mut respell) = (m.text_span(), false);
+        if wants_move {
             if mv.action.separator().is_some() && self.chain.only_respells(m.traits()) {
                 // All the passes would do is write its separator in ASCII.
                 mv.action.respell_ascii();

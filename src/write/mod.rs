@@ -158,6 +158,13 @@ impl Writer {
         self.layout.half_move(mv, depth, text)
     }
 
+    /// Does it read a half-move's move, not only its text as read? The
+    /// split variations replay it; the layouts write the text.
+    #[inline]
+    pub fn reads_moves(&self) -> bool {
+        self.split.is_some()
+    }
+
     /// A main-line half-move whose text (`text` in `src`) is written as
     /// read, with nothing after it but the end marker: copied, when the
     /// layout copies the input as read around it. Returns whether it was.
