@@ -17,7 +17,7 @@ pub(crate) use parsed::Parsed;
 pub use parsed::Traits;
 pub(crate) use parser::parse;
 pub(crate) use quick::Window;
-use quick::{plain_move_in, Plain};
+use quick::{plain_move_at, plain_move_in, Plain};
 
 /// A move word as the lexeme reads it: one in a common spelling, known to
 /// be a plain move, its move made only when asked for
@@ -47,10 +47,13 @@ impl Lexeme {
         }
     }
 
-    /// The move of the word `word` the lexeme read as `Plain`.
-    #[cold]
+    /// The move of the word `word` the lexeme read as `Plain`, read again
+    /// by the same quick reader, this time making the move.
+    #[inline]
     pub fn parsed(word: &[u8]) -> Parsed {
-        parse(word).expect("a plain move parses")
+        plain_move_at(word, 0)
+            .expect("a word read plain reads plain again")
+            .0
     }
 }
 

@@ -24,7 +24,7 @@ use crate::grammar::model::{Action, Check, Glyph, Sep};
 ///
 /// [`HalfMove::write_move`]: crate::HalfMove::write_move
 /// [`parse`]: super::parse
-#[cfg(test)]
+#[inline]
 pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
     Window::on(b, i, |w| plain_move_in(w, 0))
 }
@@ -118,7 +118,7 @@ impl<'a> Window<'a> {
 
     /// `read` on the window on `b` from `i`: the text itself, or, near its
     /// end, a copy with zeros after it.
-    #[cfg(test)]
+    #[inline]
     pub fn on<R>(b: &[u8], i: usize, read: impl FnOnce(&Window<'_>) -> R) -> R {
         let rest = &b[i..];
         if let Some(bytes) = rest.first_chunk::<64>() {
