@@ -436,8 +436,8 @@ impl Pass for Reaches {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DedupKey {
     start: Vec<u8>,
-    /// One key per half-move ([`Action::key`]), hashed little-endian.
-    moves: Vec<u64>,
+    /// One key per half-move ([`Action::key`]), little-endian, as hashed.
+    moves: Vec<u8>,
 }
 
 impl DedupKey {
@@ -448,8 +448,7 @@ impl DedupKey {
         // moves' hash.
         let result = result.map_or(0, |r| 1 + r as u64);
         let seed = twox_hash::XxHash3_64::oneshot_with_seed(result, &self.start);
-        let moves: Vec<u8> = self.moves.iter().flat_map(|w| w.to_le_bytes()).collect();
-        twox_hash::XxHash3_128::oneshot_with_seed(seed, &moves)
+        twox_hash::XxHash3_128::oneshot_with_seed(seed, &self.moves)
     }
 
     fn begin(&mut self) {
@@ -468,7 +467,9 @@ impl DedupKey {
     /// The next main-line half-moves, by their keys ([`Action::key`]).
     #[inline]
     fn see(&mut self, keys: &[u64]) {
-        self.moves.extend_from_slice(keys);
+        for k in keys {
+            self.moves.extend_from_slice(&k.to_le_bytes());
+        }
     }
 }
 
@@ -769,7 +770,7 @@ mod tests {
     #[test]
     fn the_result_is_in_the_key_only_when_asked() {
         let mut k = DedupKey::default();
-        k.moves.push(1);
+        k.see(&[1]);
         assert_ne!(k.key(Some(Outcome::WhiteWins)), k.key(Some(Outcome::Draw)));
         assert_ne!(k.key(None), k.key(Some(Outcome::Draw)));
     }
