@@ -2,7 +2,7 @@
 //! what it captures, en passant and scornful captures, promotions and
 //! castlings, or why it does not fit.
 
-use super::castling::{castling, castling_homes, Castling};
+use super::castling::{castling, castling_homes, Castling, HOME_LINES};
 use super::messages::{describe, named, named_short, written_as_capture, Incoherence};
 use super::position::Position;
 use super::rules::{column_run, is_last_hex, kind_of, last_hex, promoted_kind, KING, PAWN, ROOK};
@@ -45,8 +45,16 @@ impl Position {
 
     /// Empties `hex`, or puts a piece there, forgetting the castling
     /// rights of whatever stood there at home.
+    #[inline]
     fn set(&mut self, hex: Hex, piece: Option<Piece>) {
         self.board[hex] = piece;
+        if HOME_LINES & 1 << hex.line() != 0 {
+            self.forget_home(hex);
+        }
+    }
+
+    /// Forgets the castling right of the king or rook whose home is `hex`.
+    fn forget_home(&mut self, hex: Hex) {
         for side in [Side::White, Side::Black] {
             let [king, king_rook, queen_rook] = castling_homes()[side as usize];
             let u = &mut self.unmoved[side as usize];
