@@ -134,7 +134,7 @@ impl MoveRead<'_> {
                 .p
                 .text
                 .expect("a word read plain is read where it stands");
-            let parsed = Lexeme::parsed(self.src.slice(from, to));
+            let parsed = Lexeme::parsed(self.src.from(from), (to - from) as usize);
             (mv.action, mv.check) = (parsed.action, parsed.check);
         }
         mv

@@ -69,36 +69,20 @@ impl Position {
     }
 
     /// The mover's piece of kind `kind` on `from`.
+    #[inline]
     fn origin(&self, side: Side, from: Hex, kind: u8) -> Result<Piece, Incoherence> {
         match self.at(from) {
-            None => Err(Incoherence::new(format!("no piece at {from}"))),
-            Some(p) if p.side != side => Err(Incoherence::new(format!(
-                "{from} holds {}, not a {side} piece",
-                describe(p)
-            ))),
-            Some(p) if p.glyph.letter != kind => Err(Incoherence::new(format!(
-                "{from} holds {}, not a {}",
-                describe(p),
-                named(kind)
-            ))),
-            Some(p) => Ok(p),
+            Some(p) if p.side == side && p.glyph.letter == kind => Ok(p),
+            found => Err(not_the_mover(found, side, from, kind)),
         }
     }
 
     /// The opponent's piece of kind `kind` on `hex`, for a capture.
+    #[inline]
     fn victim(&self, side: Side, hex: Hex, kind: u8) -> Result<(), Incoherence> {
         match self.at(hex) {
-            None => Err(Incoherence::new(format!("nothing to capture on {hex}"))),
-            Some(p) if p.side == side => Err(Incoherence::new(format!(
-                "{hex} holds {side}'s own {}",
-                named(p.glyph.letter)
-            ))),
-            Some(p) if p.glyph.letter != kind => Err(Incoherence::new(format!(
-                "{hex} holds {}, not a {}",
-                describe(p),
-                named(kind)
-            ))),
-            Some(_) => Ok(()),
+            Some(p) if p.side != side && p.glyph.letter == kind => Ok(()),
+            found => Err(not_the_victim(found, side, hex, kind)),
         }
     }
 
@@ -367,6 +351,28 @@ impl Position {
         self.en_passant = EnPassant::None;
         Ok(())
     }
+}
+
+/// Why `found`, on `from`, is not the mover's piece of kind `kind`:
+/// [`Position::origin`]'s faults, off its path.
+#[cold]
+fn not_the_mover(found: Option<Piece>, side: Side, from: Hex, kind: u8) -> Incoherence {
+    Incoherence::new(match found {
+        None => format!("no piece at {from}"),
+        Some(p) if p.side != side => format!("{from} holds {}, not a {side} piece", describe(p)),
+        Some(p) => format!("{from} holds {}, not a {}", describe(p), named(kind)),
+    })
+}
+
+/// Why `found`, on `hex`, is not the opponent's piece of kind `kind`:
+/// [`Position::victim`]'s faults, off its path.
+#[cold]
+fn not_the_victim(found: Option<Piece>, side: Side, hex: Hex, kind: u8) -> Incoherence {
+    Incoherence::new(match found {
+        None => format!("nothing to capture on {hex}"),
+        Some(p) if p.side == side => format!("{hex} holds {side}'s own {}", named(p.glyph.letter)),
+        Some(p) => format!("{hex} holds {}, not a {}", describe(p), named(kind)),
+    })
 }
 
 /// The piece that lands on `to`: the `mover`, of kind `kind`, or what it

@@ -32,10 +32,17 @@ impl Replay {
     /// game's start says: the PDTL's move number, or 1 without a PDTL (the
     /// initial setup). An error that leaves the board as it is, so the
     /// replay can go on.
+    #[inline]
     pub fn numbering_fault(&self, mv: &HalfMove) -> Option<Incoherence> {
         if self.half_moves != 0 {
             return None;
         }
+        self.first_numbering_fault(mv)
+    }
+
+    /// [`Replay::numbering_fault`] of the first half-move, once a game.
+    #[cold]
+    fn first_numbering_fault(&self, mv: &HalfMove) -> Option<Incoherence> {
         let fault = if self.from_pdtl {
             numbering_fault(self.position.number, mv)
         } else {

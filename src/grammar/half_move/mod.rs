@@ -47,22 +47,26 @@ impl Lexeme {
         }
     }
 
-    /// The move of the word `word` the lexeme read as `Plain`: read again
-    /// by the quick reader, from a copy with zeros after it (a plain move
-    /// takes at most 19 bytes), which ends the word where it ended.
+    /// The move of the word the lexeme read as `Plain`, the first `len`
+    /// of `text`: read again by the quick reader, on the text as it was
+    /// read, or near its end on a copy with zeros after the word (a plain
+    /// move takes at most 19 bytes), which ends it where it ended.
     #[inline(never)]
-    pub fn parsed(word: &[u8]) -> Parsed {
-        if word.len() < 64 {
-            let mut bytes = [0u8; 64];
-            bytes[..word.len()].copy_from_slice(word);
-            let w = Window::new(&bytes, word.len());
-            if let Some((parsed, len)) = plain_move_in::<Parsed>(&w, 0) {
-                if len == word.len() {
-                    return parsed;
-                }
+    pub fn parsed(text: &[u8], len: usize) -> Parsed {
+        let word = &text[..len];
+        let again = |w: &Window<'_>| match plain_move_in::<Parsed>(w, 0) {
+            Some((parsed, n)) if n == len => Some(parsed),
+            _ => None,
+        };
+        let quick = match text.first_chunk::<64>() {
+            Some(bytes) => again(&Window::new(bytes, 64)),
+            None => {
+                let mut bytes = [0u8; 64];
+                bytes[..len].copy_from_slice(word);
+                again(&Window::new(&bytes, len))
             }
-        }
-        parse(word).expect("a plain move parses")
+        };
+        quick.unwrap_or_else(|| parse(word).expect("a plain move parses"))
     }
 }
 
