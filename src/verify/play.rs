@@ -19,7 +19,7 @@ impl Position {
     pub fn play(&mut self, mv: &HalfMove) -> Result<(), Incoherence> {
         let side = mv.side;
         if side != self.turn {
-            return Err(Incoherence::new(format!("it is {}'s turn", self.turn)));
+            return Err(not_the_turn(self.turn));
         }
         match mv.action {
             Action::Move {
@@ -351,6 +351,12 @@ impl Position {
         self.en_passant = EnPassant::None;
         Ok(())
     }
+}
+
+/// Why a half-move of the side not to move, `turn`'s opponent, does not fit.
+#[cold]
+fn not_the_turn(turn: Side) -> Incoherence {
+    Incoherence::new(format!("it is {turn}'s turn"))
 }
 
 /// Why `found`, on `from`, is not the mover's piece of kind `kind`:
