@@ -169,7 +169,8 @@ impl Position {
         let mover = self.origin(side, from, kind)?;
         let taken = self.taken(mv, sep, captured, to, kind, victim_kind)?;
         let lands = landing(mover, kind, to, promotion)?;
-        if let Some(t) = taken {
+        // A piece taken on `to` is replaced there below.
+        if let Some(t) = taken.filter(|&t| t != to) {
             self.set(t, None);
         }
         self.set(from, None);
