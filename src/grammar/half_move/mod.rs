@@ -74,10 +74,14 @@ impl Lexeme {
 /// it is in a common spelling ([`plain_move_in`]), known to be a plain
 /// move, and its byte length, which is the `Word` token's there
 /// (`quick_moves_read_as_parse_reads_them`); `None` for any other, which
-/// [`read`] parses.
+/// [`read`] parses. With `MADE`, its move is made at once.
 #[inline(always)]
-pub(crate) fn read_plain(w: &Window<'_>) -> Option<(Lexeme, usize)> {
-    plain_move_in::<Plain>(w, 0).map(|(p, len)| (Lexeme::Plain(p), len))
+pub(crate) fn read_plain<const MADE: bool>(w: &Window<'_>) -> Option<(Lexeme, usize)> {
+    if MADE {
+        plain_move_in::<Parsed>(w, 0).map(|(p, len)| (Lexeme::Parsed(p), len))
+    } else {
+        plain_move_in::<Plain>(w, 0).map(|(p, len)| (Lexeme::Plain(p), len))
+    }
 }
 
 /// The one reading of a move word, `word`, which `w` (when the word is
@@ -87,8 +91,13 @@ pub(crate) fn read_plain(w: &Window<'_>) -> Option<(Lexeme, usize)> {
 /// asked for; anything else by the parser, which refuses what is no
 /// half-move, with the reason.
 #[inline(always)]
-pub(crate) fn read(word: &[u8], w: Option<&Window<'_>>) -> Parse<Lexeme> {
-    match w.and_then(read_plain) {
+pub(crate) fn read(word: &[u8], w: Option<&Window<'_>>, made: bool) -> Parse<Lexeme> {
+    let plain = if made {
+        read_plain::<true>
+    } else {
+        read_plain::<false>
+    };
+    match w.and_then(plain) {
         Some((lexeme, len)) if len == word.len() => Ok(lexeme),
         _ => parse(word).map(Lexeme::Parsed),
     }
