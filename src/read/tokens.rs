@@ -187,7 +187,8 @@ impl<V: Visitor> Step<'_, '_, V> {
                 return on(k);
             }
             let from = k + 1;
-            let Some((lexeme, len)) = half_move::read_plain::<MADE>(&h.window(at + from as u64, h.end()))
+            let Some((lexeme, len)) =
+                half_move::read_plain::<MADE>(&h.window(at + from as u64, h.end()))
             else {
                 return on(k);
             };
