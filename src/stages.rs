@@ -158,14 +158,14 @@ impl Stages {
         cx.depth = m.depth;
         if !self.chain.wants_move(m.traits()) {
             if !replayed {
-                self.chain.replay(&mut mv, cx);
+                self.chain.replay(&mv, cx);
             }
         } else if mv.action.separator().is_some() && self.chain.only_respells(m.traits()) {
             // All the passes would do is write its separator in ASCII.
             mv.action.respell_ascii();
             respell = true;
             if !replayed {
-                self.chain.replay(&mut mv, cx);
+                self.chain.replay(&mv, cx);
             }
         } else {
             let flow = self.chain_half_move(&mut mv, m.traits(), &mut text, &mut respell, cx);
@@ -180,12 +180,17 @@ impl Stages {
     /// (or that they would only write with an ASCII separator, `ascii`).
     #[inline(never)]
     fn replay(&mut self, m: &MoveRead<'_>, ascii: bool, cx: &mut Context) -> bool {
-        let mut mv = m.half_move();
-        if ascii {
-            mv.action.respell_ascii();
-        }
         cx.depth = 0;
-        self.chain.replay(&mut mv, cx);
+        match m.made() {
+            Some(mv) if !ascii => self.chain.replay(mv, cx),
+            _ => {
+                let mut mv = m.half_move();
+                if ascii {
+                    mv.action.respell_ascii();
+                }
+                self.chain.replay(&mv, cx);
+            }
+        }
         true
     }
 

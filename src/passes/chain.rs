@@ -240,9 +240,9 @@ impl Chain {
     /// A half-move no other pass wants (or one they only respell), to the
     /// verify pass alone, at variation depth `cx.depth`.
     #[inline]
-    pub fn replay(&mut self, mv: &mut HalfMove, cx: &mut Context) {
+    pub fn replay(&mut self, mv: &HalfMove, cx: &mut Context) {
         if let Some(s) = self.verify.as_mut().filter(|_| self.replays) {
-            s.pass.half_move(mv, cx);
+            s.pass.replay_move(mv, cx);
         }
     }
 

@@ -140,6 +140,13 @@ impl MoveRead<'_> {
         mv
     }
 
+    /// The half-move, when the reader made its move as it read it
+    /// (Settings::made_moves, or a word the parser read): no copy to make.
+    #[inline]
+    pub(crate) fn made(&self) -> Option<&HalfMove> {
+        self.p.parsed.then_some(&self.p.mv)
+    }
+
     /// Its move number.
     #[inline(always)]
     pub fn number(&self) -> u32 {
