@@ -470,6 +470,7 @@ impl FilterBuilder {
         }
         let on = |name: &str| !self.skip.contains(&name);
         let verify = self.verify;
+        let made_moves = verify.is_some();
         // Variation games end after the passes: the writer replays them,
         // and hands on their ends once the game's verdict is known.
         let hook = verify.as_ref().and_then(Verify::game_end_hook);
@@ -507,6 +508,7 @@ impl FilterBuilder {
                 silence_warnings: self.silence_warnings,
                 // Split variation games report at places long read: keep the game.
                 keep_raw: self.split_variations,
+                made_moves,
             },
             stages: Stages::new(chain, writer, self.gate),
             fail_fast: self.fail_fast,

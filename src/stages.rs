@@ -150,34 +150,75 @@ impl Stages {
         flow
     }
 
-    /// A half-move through the passes that want it, then to the writer.
+    /// A half-move through the passes that want it, then to the writer;
+    /// `replayed` when verify has had it already.
     #[inline(never)]
-    fn half_move_through_passes(&mut self, m: &MoveRead<'_>, cx: &mut Context) {
+    fn half_move_through_passes(&mut self, m: &MoveRead<'_>, replayed: bool, cx: &mut Context) {
         let wants_move = self.chain.wants_move(m.traits());
+        let replays = !replayed && self.chain.replays;
         // A word read plain is made into its move only for whoever reads
-        // the move: a pass, or the split variations; a layout writes the
-        // text as read, with the number, side and annotations around it.
-        let reads = wants_move || self.chain.wants_main_line() || self.writer.reads_moves();
+        // the move: a pass, verify's replay, the split variations; a layout
+        // writes the text as read, with the number, side and annotations.
+        let reads =
+            wants_move || replays || self.chain.wants_main_line() || self.writer.reads_moves();
         let mut mv = if reads { m.half_move() } else { *m.unmade() };
         let (mut text, mut respell) = (m.text_span(), false);
-        if wants_move {
-            if mv.action.separator().is_some() && self.chain.only_respells(m.traits()) {
-                // All the passes would do is write its separator in ASCII.
-                mv.action.respell_ascii();
-                respell = true;
-            } else {
-                cx.depth = m.depth;
-                let flow = self.chain_half_move(&mut mv, m.traits(), &mut text, &mut respell, cx);
-                if flow == Flow::Drop {
-                    return;
-                }
+        cx.depth = m.depth;
+        if !wants_move {
+            if replays {
+                self.chain.replay(&mv, cx);
+            }
+        } else if mv.action.separator().is_some() && self.chain.only_respells(m.traits()) {
+            // All the passes would do is write its separator in ASCII.
+            mv.action.respell_ascii();
+            respell = true;
+            if replays {
+                self.chain.replay(&mv, cx);
+            }
+        } else {
+            let flow = self.chain_half_move(&mut mv, m.traits(), &mut text, &mut respell, cx);
+            if flow == Flow::Drop {
+                return;
             }
         }
+        self.write_half_move(m, &mv, text, respell, cx);
+    }
+
+    /// Verify's replay of a main-line half-move that no other pass wants
+    /// (or that they would only write with an ASCII separator, `ascii`).
+    #[inline(never)]
+    fn replay(&mut self, m: &MoveRead<'_>, ascii: bool, cx: &mut Context) -> bool {
+        cx.depth = 0;
+        match m.made() {
+            Some(mv) if !ascii => self.chain.replay(mv, cx),
+            _ => {
+                let mut mv = m.half_move();
+                if ascii {
+                    mv.action.respell_ascii();
+                }
+                self.chain.replay(&mv, cx);
+            }
+        }
+        true
+    }
+
+    /// `mv`, read as `m`, once the passes have had it: to the passes that
+    /// read the main line, and to the writer, with its text as read when
+    /// that is still what is written (`respell`: but for its separator,
+    /// now ASCII).
+    fn write_half_move(
+        &mut self,
+        m: &MoveRead<'_>,
+        mv: &HalfMove,
+        text: Option<(u64, u64)>,
+        respell: bool,
+        cx: &Context,
+    ) {
         if cx.has_error() {
             // Nothing of a game rejected is written.
             return;
         }
-        self.chain.main_line_move(&mv, m.depth);
+        self.chain.main_line_move(mv, m.depth);
         let mut t = Text::default();
         let text = text.map(|(from, to)| match mv.action.separator() {
             Some(sep) if respell => {
@@ -186,7 +227,7 @@ impl Stages {
             }
             _ => m.src.slice(from, to),
         });
-        self.writer.half_move(&mv, m.depth, text, m.src);
+        self.writer.half_move(mv, m.depth, text, m.src);
     }
 
     /// The verdict on the game that ends, its passes run, at the reader's
@@ -278,25 +319,29 @@ impl Visitor for Filter {
     fn half_move(&mut self, m: &MoveRead<'_>, cx: &mut Context) {
         let s = &mut self.stages;
         let traits = m.traits();
-        // A main-line move as read that no pass wants, or that they would
-        // only write with an ASCII separator: the writer may copy it.
+        let mut replayed = false;
+        // A main-line move as read that no pass wants (but verify, which
+        // only reads it), or that they would only write with an ASCII
+        // separator: the writer may copy it.
         if let (Some(text), 0) = (m.text_span(), m.depth) {
             let ascii = s.chain.wants_move(traits);
-            if (!ascii || s.chain.only_respells(traits))
-                && !cx.has_error()
-                && s.writer.move_as_read(m.unmade(), text, ascii, m.src)
-            {
-                if s.chain.wants_main_line() {
-                    let mut mv = m.half_move();
-                    if ascii {
-                        mv.action.respell_ascii();
+            if (!ascii || s.chain.only_respells(traits)) && !cx.has_error() {
+                // Verify replays it first: the writer copies only a move
+                // that fits.
+                replayed = s.chain.replays && s.replay(m, ascii, cx);
+                if !cx.has_error() && s.writer.move_as_read(m.unmade(), text, ascii, m.src) {
+                    if s.chain.wants_main_line() {
+                        let mut mv = m.half_move();
+                        if ascii {
+                            mv.action.respell_ascii();
+                        }
+                        s.chain.main_line_move(&mv, 0);
                     }
-                    s.chain.main_line_move(&mv, 0);
+                    return;
                 }
-                return;
             }
         }
-        self.stages.half_move_through_passes(m, cx);
+        self.stages.half_move_through_passes(m, replayed, cx);
     }
 
     fn begin_comment(

@@ -189,7 +189,7 @@ impl Hex {
     /// A dense index in `0..169`, ordered by line then column.
     #[inline]
     pub fn index(self) -> usize {
-        INDEX[self.col as usize][self.line as usize] as usize
+        INDEX[self.col as usize & 15][self.line as usize & 31] as usize
     }
 
     /// The hex with dense index `i` (inverse of [`Hex::index`]).
@@ -302,9 +302,10 @@ const LINE_START: [u8; 30] = {
     starts
 };
 
-/// [`Hex::index`] of each (column, line) on the board.
-const INDEX: [[u8; 29]; 15] = {
-    let mut t = [[0u8; 29]; 15];
+/// [`Hex::index`] of each (column, line) on the board, in rows of
+/// powers of two: read with masks, so with no bounds to check.
+const INDEX: [[u8; 32]; 16] = {
+    let mut t = [[0u8; 32]; 16];
     let mut line = 0;
     while line < 29 {
         let mut rank = 0;

@@ -49,6 +49,11 @@ pub(crate) struct Chain {
     pub needed: Interest,
     /// A pass respells the separators of the half-moves that need nothing else.
     pub respells: bool,
+    /// The verify pass replays the main line: it reads each half-move and
+    /// changes none, so `wanted` and `needed` leave its half-moves out, and
+    /// one no other pass wants is handed to it alone ([`Chain::replay`]),
+    /// the writer still copying it as read.
+    pub replays: bool,
 }
 
 /// A pass with either interest reads the main line as written.
@@ -134,6 +139,7 @@ impl Chain {
     /// Asks each pass what it wants of the game.
     fn ask_interest(&mut self, cx: &Context) {
         let (mut wanted, mut needed, mut respells) = (Interest::NONE, Interest::NONE, false);
+        let mut replays = false;
         let respelled = Interest::moves_with(Traits::UNICODE_SEPARATOR);
         let mut note = |wants: Interest, only_respells: bool| {
             wanted = wanted | wants;
@@ -159,13 +165,18 @@ impl Chain {
         ask!(c.variations);
         ask!(c.ratings);
         ask!(c.ascii);
-        ask!(c.verify);
+        if let Some(s) = c.verify.as_mut() {
+            s.wants = s.pass.interest(cx);
+            replays = s.wants.contains(Interest::MOVES);
+            note(s.wants.without(Interest::MOVES), false);
+        }
         ask!(c.select);
         for s in &mut c.extra {
             s.wants = s.pass.interest(cx);
             note(s.wants, s.pass.only_respells_separators());
         }
         (self.wanted, self.needed, self.respells) = (wanted, needed, respells);
+        self.replays = replays;
     }
 
     /// Hands a tag to the passes that want it: every pass when it
@@ -224,6 +235,15 @@ impl Chain {
             }
         );
         Flow::Keep
+    }
+
+    /// A half-move no other pass wants (or one they only respell), to the
+    /// verify pass alone, at variation depth `cx.depth`.
+    #[inline]
+    pub fn replay(&mut self, mv: &HalfMove, cx: &mut Context) {
+        if let Some(s) = self.verify.as_mut().filter(|_| self.replays) {
+            s.pass.replay_move(mv, cx);
+        }
     }
 
     /// Does a pass read the main line ([`Interest::MAIN_LINE`])?

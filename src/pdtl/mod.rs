@@ -68,12 +68,14 @@ impl Board {
 
 impl std::ops::Index<Hex> for Board {
     type Output = Option<Piece>;
+    #[inline]
     fn index(&self, hex: Hex) -> &Option<Piece> {
         &self.0[hex.index()]
     }
 }
 
 impl std::ops::IndexMut<Hex> for Board {
+    #[inline]
     fn index_mut(&mut self, hex: Hex) -> &mut Option<Piece> {
         &mut self.0[hex.index()]
     }

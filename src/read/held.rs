@@ -102,6 +102,12 @@ impl<'a> Source<'a> {
         &self.bytes[(from - self.base) as usize..(to - self.base) as usize]
     }
 
+    /// The bytes held from stream offset `from` on.
+    #[inline]
+    pub(crate) fn from(&self, from: u64) -> &'a [u8] {
+        &self.bytes[(from - self.base) as usize..]
+    }
+
     /// Is stream offset `at` held (or just past the bytes held)?
     pub(crate) fn holds(&self, at: u64) -> bool {
         at >= self.base && at - self.base <= self.bytes.len() as u64

@@ -135,6 +135,7 @@ impl<R: Read> Reader<'static, R> {
             strict: false,
             silence_warnings: false,
             keep_raw: false,
+            made_moves: false,
         };
         Reader::resumed(set, Resume::from(Origin::START), Until::End, None, src)
     }

@@ -64,7 +64,7 @@ impl<V: Visitor> Step<'_, '_, V> {
     #[inline(always)]
     fn lexeme(&self, h: Held<'_>, s: Span<'_>) -> Parse<Lexeme> {
         let w = s.map.is_none().then(|| h.window(s.at, h.end()));
-        half_move::read(s.text, w.as_ref())
+        half_move::read(s.text, w.as_ref(), self.set.made_moves)
     }
 
     /// Reports what is wrong with the half-move at `at`: a warning when
@@ -236,7 +236,7 @@ impl<V: Visitor> Step<'_, '_, V> {
             take(len + d, &rest[d..d + n]);
         }
         take(len + i, &rest[i..i + word]);
-        let joined = half_move::read(&fold, None).is_ok();
+        let joined = half_move::read(&fold, None, false).is_ok();
         if joined {
             let written = String::from_utf8_lossy(&fold).into_owned();
             let pos = self.places.pos(next);

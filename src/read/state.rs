@@ -36,6 +36,9 @@ pub(crate) struct Settings {
     /// [`Reader::write_game`] and for the places of diagnostics made at
     /// its end.
     pub keep_raw: bool,
+    /// Make the move of each word in a common spelling as it is read,
+    /// not on demand: the verify pass replays every main-line move.
+    pub made_moves: bool,
 }
 
 /// How far a run reads.

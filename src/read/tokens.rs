@@ -141,7 +141,14 @@ impl<V: Visitor> Step<'_, '_, V> {
             Token::Number if self.in_main_line() => {
                 self.move_number(h, tok, s);
                 self.game.movetext_line = self.places.line;
-                return Ok(self.main_line_on(h, s.at + s.text.len() as u64, end));
+                let at = s.at + s.text.len() as u64;
+                // Each spelling of the loop its own code: a reader that
+                // makes no move stays as fast as it was.
+                return Ok(if self.set.made_moves {
+                    self.main_line_on::<true>(h, at, end)
+                } else {
+                    self.main_line_on::<false>(h, at, end)
+                });
             }
             Token::Comma if self.in_main_line() && self.movetext.black_due() => {
                 self.game.movetext_line = self.places.line;
@@ -162,7 +169,7 @@ impl<V: Visitor> Step<'_, '_, V> {
     /// line does not take there, the tokenizer reads on from it. Returns
     /// where reading goes on, if not just past the number.
     #[inline(always)]
-    fn main_line_on(&mut self, h: Held<'_>, at: u64, end: u64) -> Option<u64> {
+    fn main_line_on<const MADE: bool>(&mut self, h: Held<'_>, at: u64, end: u64) -> Option<u64> {
         let text = h.slice(at, end);
         let part = |from: usize, to: usize| Span {
             text: &text[from..to],
@@ -180,7 +187,8 @@ impl<V: Visitor> Step<'_, '_, V> {
                 return on(k);
             }
             let from = k + 1;
-            let Some((lexeme, len)) = half_move::read_plain(&h.window(at + from as u64, h.end()))
+            let Some((lexeme, len)) =
+                half_move::read_plain::<MADE>(&h.window(at + from as u64, h.end()))
             else {
                 return on(k);
             };

@@ -134,10 +134,17 @@ impl MoveRead<'_> {
                 .p
                 .text
                 .expect("a word read plain is read where it stands");
-            let parsed = Lexeme::parsed(self.src.slice(from, to));
+            let parsed = Lexeme::parsed(self.src.from(from), (to - from) as usize);
             (mv.action, mv.check) = (parsed.action, parsed.check);
         }
         mv
+    }
+
+    /// The half-move, when the reader made its move as it read it
+    /// (Settings::made_moves, or a word the parser read): no copy to make.
+    #[inline]
+    pub(crate) fn made(&self) -> Option<&HalfMove> {
+        self.p.parsed.then_some(&self.p.mv)
     }
 
     /// Its move number.

@@ -54,6 +54,27 @@ pub(super) struct Unmoved {
     pub(super) king_rook: bool,
 }
 
+/// The lines that hold a castling home, either side's, as bits: a hex on
+/// no other line ends no castling right, which is what most moves ask.
+pub(super) const HOME_LINES: u32 = {
+    let homes = [KING_HOME, KING_ROOK_HOME, QUEEN_ROOK_HOME];
+    let mut lines = 0;
+    let mut i = 0;
+    while i < homes.len() {
+        // The home's line: its digits after the column letter.
+        let b = homes[i].as_bytes();
+        let mut line = 0;
+        let mut k = 1;
+        while k < b.len() {
+            line = line * 10 + (b[k] - b'0') as u32;
+            k += 1;
+        }
+        lines |= 1 << line | 1 << (28 - line);
+        i += 1;
+    }
+    lines
+};
+
 /// Each side's king, king's rook and queen's rook homes: a piece set on
 /// one ends that castling right. Worked out once, as every move asks.
 pub(super) fn castling_homes() -> &'static [[Hex; 3]; 2] {

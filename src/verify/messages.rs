@@ -16,13 +16,14 @@ use std::fmt;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Incoherence {
-    message: String,
+    /// Boxed, so that a replay's results travel in two registers.
+    message: Box<str>,
 }
 
 impl Incoherence {
     pub(super) fn new(message: impl Into<String>) -> Incoherence {
         Incoherence {
-            message: message.into(),
+            message: message.into().into_boxed_str(),
         }
     }
 }

@@ -284,8 +284,22 @@ impl Pass for Verify {
     }
 
     fn half_move(&mut self, mv: &mut HalfMove, cx: &mut Context) -> Flow {
+        self.replay_move(mv, cx);
+        Flow::Keep
+    }
+
+    /// The callback waits for the verdict: whether the game is left out.
+    fn verdict(&mut self, left_out: bool, cx: &Context) {
+        self.call_back(cx, left_out);
+    }
+}
+
+impl Verify {
+    /// [`Pass::half_move`], which reads the move and changes nothing: what
+    /// the chain hands a move no other pass wants (`Chain::replay`).
+    pub(crate) fn replay_move(&mut self, mv: &HalfMove, cx: &mut Context) {
         if cx.depth != 0 {
-            return Flow::Keep;
+            return;
         }
         self.mate = (mv.check == Some(Check::Mate)).then_some(Mate {
             by: mv.side,
@@ -295,7 +309,7 @@ impl Pass for Verify {
         // After the first fault the board no longer matches the game, so
         // whatever follows would only repeat it.
         if !self.coherent {
-            return Flow::Keep;
+            return;
         }
         if let Some(e) = self.replay.numbering_fault(mv) {
             cx.error(mv.pos, incoherent(mv, &e));
@@ -308,12 +322,6 @@ impl Pass for Verify {
                 cx.error(mv.pos, incoherent(mv, &e));
             }
         }
-        Flow::Keep
-    }
-
-    /// The callback waits for the verdict: whether the game is left out.
-    fn verdict(&mut self, left_out: bool, cx: &Context) {
-        self.call_back(cx, left_out);
     }
 }
 

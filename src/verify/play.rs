@@ -2,7 +2,7 @@
 //! what it captures, en passant and scornful captures, promotions and
 //! castlings, or why it does not fit.
 
-use super::castling::{castling, castling_homes, Castling};
+use super::castling::{castling, castling_homes, Castling, HOME_LINES};
 use super::messages::{describe, named, named_short, written_as_capture, Incoherence};
 use super::position::Position;
 use super::rules::{column_run, is_last_hex, kind_of, last_hex, promoted_kind, KING, PAWN, ROOK};
@@ -19,7 +19,7 @@ impl Position {
     pub fn play(&mut self, mv: &HalfMove) -> Result<(), Incoherence> {
         let side = mv.side;
         if side != self.turn {
-            return Err(Incoherence::new(format!("it is {}'s turn", self.turn)));
+            return Err(not_the_turn(self.turn));
         }
         match mv.action {
             Action::Move {
@@ -45,8 +45,16 @@ impl Position {
 
     /// Empties `hex`, or puts a piece there, forgetting the castling
     /// rights of whatever stood there at home.
+    #[inline]
     fn set(&mut self, hex: Hex, piece: Option<Piece>) {
         self.board[hex] = piece;
+        if HOME_LINES & 1 << hex.line() != 0 {
+            self.forget_home(hex);
+        }
+    }
+
+    /// Forgets the castling right of the king or rook whose home is `hex`.
+    fn forget_home(&mut self, hex: Hex) {
         for side in [Side::White, Side::Black] {
             let [king, king_rook, queen_rook] = castling_homes()[side as usize];
             let u = &mut self.unmoved[side as usize];
@@ -61,36 +69,20 @@ impl Position {
     }
 
     /// The mover's piece of kind `kind` on `from`.
+    #[inline]
     fn origin(&self, side: Side, from: Hex, kind: u8) -> Result<Piece, Incoherence> {
         match self.at(from) {
-            None => Err(Incoherence::new(format!("no piece at {from}"))),
-            Some(p) if p.side != side => Err(Incoherence::new(format!(
-                "{from} holds {}, not a {side} piece",
-                describe(p)
-            ))),
-            Some(p) if p.glyph.letter != kind => Err(Incoherence::new(format!(
-                "{from} holds {}, not a {}",
-                describe(p),
-                named(kind)
-            ))),
-            Some(p) => Ok(p),
+            Some(p) if p.side == side && p.glyph.letter == kind => Ok(p),
+            found => Err(not_the_mover(found, side, from, kind)),
         }
     }
 
     /// The opponent's piece of kind `kind` on `hex`, for a capture.
+    #[inline]
     fn victim(&self, side: Side, hex: Hex, kind: u8) -> Result<(), Incoherence> {
         match self.at(hex) {
-            None => Err(Incoherence::new(format!("nothing to capture on {hex}"))),
-            Some(p) if p.side == side => Err(Incoherence::new(format!(
-                "{hex} holds {side}'s own {}",
-                named(p.glyph.letter)
-            ))),
-            Some(p) if p.glyph.letter != kind => Err(Incoherence::new(format!(
-                "{hex} holds {}, not a {}",
-                describe(p),
-                named(kind)
-            ))),
-            Some(_) => Ok(()),
+            Some(p) if p.side != side && p.glyph.letter == kind => Ok(()),
+            found => Err(not_the_victim(found, side, hex, kind)),
         }
     }
 
@@ -177,7 +169,8 @@ impl Position {
         let mover = self.origin(side, from, kind)?;
         let taken = self.taken(mv, sep, captured, to, kind, victim_kind)?;
         let lands = landing(mover, kind, to, promotion)?;
-        if let Some(t) = taken {
+        // A piece taken on `to` is replaced there below.
+        if let Some(t) = taken.filter(|&t| t != to) {
             self.set(t, None);
         }
         self.set(from, None);
@@ -359,6 +352,34 @@ impl Position {
         self.en_passant = EnPassant::None;
         Ok(())
     }
+}
+
+/// Why a half-move of the side not to move, `turn`'s opponent, does not fit.
+#[cold]
+fn not_the_turn(turn: Side) -> Incoherence {
+    Incoherence::new(format!("it is {turn}'s turn"))
+}
+
+/// Why `found`, on `from`, is not the mover's piece of kind `kind`:
+/// [`Position::origin`]'s faults, off its path.
+#[cold]
+fn not_the_mover(found: Option<Piece>, side: Side, from: Hex, kind: u8) -> Incoherence {
+    Incoherence::new(match found {
+        None => format!("no piece at {from}"),
+        Some(p) if p.side != side => format!("{from} holds {}, not a {side} piece", describe(p)),
+        Some(p) => format!("{from} holds {}, not a {}", describe(p), named(kind)),
+    })
+}
+
+/// Why `found`, on `hex`, is not the opponent's piece of kind `kind`:
+/// [`Position::victim`]'s faults, off its path.
+#[cold]
+fn not_the_victim(found: Option<Piece>, side: Side, hex: Hex, kind: u8) -> Incoherence {
+    Incoherence::new(match found {
+        None => format!("nothing to capture on {hex}"),
+        Some(p) if p.side == side => format!("{hex} holds {side}'s own {}", named(p.glyph.letter)),
+        Some(p) => format!("{hex} holds {}, not a {}", describe(p), named(kind)),
+    })
 }
 
 /// The piece that lands on `to`: the `mover`, of kind `kind`, or what it

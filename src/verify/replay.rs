@@ -32,10 +32,17 @@ impl Replay {
     /// game's start says: the PDTL's move number, or 1 without a PDTL (the
     /// initial setup). An error that leaves the board as it is, so the
     /// replay can go on.
+    #[inline]
     pub fn numbering_fault(&self, mv: &HalfMove) -> Option<Incoherence> {
         if self.half_moves != 0 {
             return None;
         }
+        self.first_numbering_fault(mv)
+    }
+
+    /// [`Replay::numbering_fault`] of the first half-move, once a game.
+    #[cold]
+    fn first_numbering_fault(&self, mv: &HalfMove) -> Option<Incoherence> {
         let fault = if self.from_pdtl {
             numbering_fault(self.position.number, mv)
         } else {
@@ -49,24 +56,28 @@ impl Replay {
     }
 
     /// Plays `mv`, or says why it does not fit (the position is left as it was).
+    #[inline]
     pub fn play(&mut self, mv: &HalfMove) -> Result<(), Incoherence> {
-        if self.half_moves == 0 {
-            let turn = self.position.turn;
-            if mv.side != turn && self.from_pdtl {
-                return Err(Incoherence::new(format!(
-                    "the PDTL gives the move to {turn}"
-                )));
-            }
-            if mv.side != turn {
-                return Err(Incoherence::new(format!(
-                    "without a PDTL the game starts from the initial setup with White to move; a game that starts with Black needs a PDTL with b to move (from the initial setup: [PDTL \"{}\"])",
-                    initial_with_black_to_move()
-                )));
-            }
+        if self.half_moves == 0 && mv.side != self.position.turn {
+            return Err(self.not_the_first_side());
         }
         self.position.play(mv)?;
         self.half_moves += 1;
         Ok(())
+    }
+
+    /// Why the first half-move, not of the side to move, does not fit.
+    #[cold]
+    fn not_the_first_side(&self) -> Incoherence {
+        let turn = self.position.turn;
+        Incoherence::new(if self.from_pdtl {
+            format!("the PDTL gives the move to {turn}")
+        } else {
+            format!(
+                "without a PDTL the game starts from the initial setup with White to move; a game that starts with Black needs a PDTL with b to move (from the initial setup: [PDTL \"{}\"])",
+                initial_with_black_to_move()
+            )
+        })
     }
 }
 

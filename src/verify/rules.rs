@@ -2,9 +2,9 @@
 //! standard letters, and a pawn's column: its runs and its last hex.
 
 use super::messages::Incoherence;
-use crate::grammar::alphabet::standard_for;
+use crate::grammar::alphabet::{is_standard_letter, piece_meant};
 use crate::grammar::hex::Hex;
-use crate::grammar::model::{Glyph, Side, STANDARD_LETTERS};
+use crate::grammar::model::{Glyph, Side};
 use crate::pdtl::EnPassant;
 
 pub(super) const PAWN: u8 = b'P';
@@ -13,21 +13,25 @@ pub(super) const KING: u8 = b'K';
 
 /// The standard letter of a glyph (alternative letters mapped, in case the
 /// redefine pass was left out).
+#[inline]
 pub(super) fn standard(g: Glyph) -> u8 {
-    standard_for(g.letter).unwrap_or(g.letter)
+    piece_meant(g.letter)
 }
 
 /// The kind a move names: a pawn when no letter is written.
+#[inline]
 pub(super) fn kind_of(g: Option<Glyph>) -> Result<u8, Incoherence> {
     let kind = g.map_or(PAWN, standard);
-    if STANDARD_LETTERS.contains(&kind) {
+    if is_standard_letter(kind) {
         Ok(kind)
     } else {
-        Err(Incoherence::new(format!(
-            "{} is not a piece letter",
-            kind as char
-        )))
+        Err(not_a_piece_letter(kind))
     }
+}
+
+#[cold]
+fn not_a_piece_letter(kind: u8) -> Incoherence {
+    Incoherence::new(format!("{} is not a piece letter", kind as char))
 }
 
 pub(super) fn promoted_kind(g: Glyph) -> Result<u8, Incoherence> {

@@ -17,7 +17,7 @@ pub(crate) use parsed::Parsed;
 pub use parsed::Traits;
 pub(crate) use parser::parse;
 pub(crate) use quick::Window;
-use quick::{plain_move_at, plain_move_in, Plain};
+use quick::{plain_move_in, Plain};
 
 /// A move word as the lexeme reads it: one in a common spelling, known to
 /// be a plain move, its move made only when asked for
@@ -47,13 +47,15 @@ impl Lexeme {
         }
     }
 
-    /// The move of the word `word` the lexeme read as `Plain`, read again
-    /// by the same quick reader, this time making the move.
-    #[inline]
-    pub fn parsed(word: &[u8]) -> Parsed {
-        plain_move_at(word, 0)
-            .expect("a word read plain reads plain again")
-            .0
+    /// The move of the word the lexeme read as `Plain`, the first `len`
+    /// of `text`: read again by the quick reader, on the text as it was
+    /// read ([`Window::on`]), which ends it where it ended.
+    #[inline(never)]
+    pub fn parsed(text: &[u8], len: usize) -> Parsed {
+        match Window::on(text, 0, |w| plain_move_in::<Parsed>(w, 0)) {
+            Some((parsed, n)) if n == len => parsed,
+            _ => parse(&text[..len]).expect("a plain move parses"),
+        }
     }
 }
 
@@ -61,10 +63,14 @@ impl Lexeme {
 /// it is in a common spelling ([`plain_move_in`]), known to be a plain
 /// move, and its byte length, which is the `Word` token's there
 /// (`quick_moves_read_as_parse_reads_them`); `None` for any other, which
-/// [`read`] parses.
+/// [`read`] parses. With `MADE`, its move is made at once.
 #[inline(always)]
-pub(crate) fn read_plain(w: &Window<'_>) -> Option<(Lexeme, usize)> {
-    plain_move_in::<Plain>(w, 0).map(|(p, len)| (Lexeme::Plain(p), len))
+pub(crate) fn read_plain<const MADE: bool>(w: &Window<'_>) -> Option<(Lexeme, usize)> {
+    if MADE {
+        plain_move_in::<Parsed>(w, 0).map(|(p, len)| (Lexeme::Parsed(p), len))
+    } else {
+        plain_move_in::<Plain>(w, 0).map(|(p, len)| (Lexeme::Plain(p), len))
+    }
 }
 
 /// The one reading of a move word, `word`, which `w` (when the word is
@@ -74,8 +80,13 @@ pub(crate) fn read_plain(w: &Window<'_>) -> Option<(Lexeme, usize)> {
 /// asked for; anything else by the parser, which refuses what is no
 /// half-move, with the reason.
 #[inline(always)]
-pub(crate) fn read(word: &[u8], w: Option<&Window<'_>>) -> Parse<Lexeme> {
-    match w.and_then(read_plain) {
+pub(crate) fn read(word: &[u8], w: Option<&Window<'_>>, made: bool) -> Parse<Lexeme> {
+    let plain = if made {
+        read_plain::<true>
+    } else {
+        read_plain::<false>
+    };
+    match w.and_then(plain) {
         Some((lexeme, len)) if len == word.len() => Ok(lexeme),
         _ => parse(word).map(Lexeme::Parsed),
     }

@@ -24,7 +24,7 @@ use crate::grammar::model::{Action, Check, Glyph, Sep};
 ///
 /// [`HalfMove::write_move`]: crate::HalfMove::write_move
 /// [`parse`]: super::parse
-#[inline]
+#[cfg(test)]
 pub(crate) fn plain_move_at(b: &[u8], i: usize) -> Option<(Parsed, usize)> {
     Window::on(b, i, |w| plain_move_in(w, 0))
 }
