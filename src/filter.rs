@@ -470,7 +470,12 @@ impl FilterBuilder {
         }
         let on = |name: &str| !self.skip.contains(&name);
         let verify = self.verify;
-        let made_moves = verify.is_some();
+        // Whoever replays or keys the main line takes every move: the
+        // reader makes each as it reads it, not again on demand.
+        let made_moves = verify.is_some()
+            || self.select.dedup.is_some()
+            || self.select.plies.is_some()
+            || self.select.reaches.is_some();
         // Variation games end after the passes: the writer replays them,
         // and hands on their ends once the game's verdict is known.
         let hook = verify.as_ref().and_then(Verify::game_end_hook);

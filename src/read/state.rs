@@ -37,7 +37,8 @@ pub(crate) struct Settings {
     /// its end.
     pub keep_raw: bool,
     /// Make the move of each word in a common spelling as it is read,
-    /// not on demand: the verify pass replays every main-line move.
+    /// not on demand: the verify pass replays every main-line move, and
+    /// `--dedup`, `--plies` and `--reaches` read each one.
     pub made_moves: bool,
 }
 
