@@ -187,19 +187,12 @@ impl Stages {
     /// Verify's replay of a main-line half-move that no other pass wants
     /// (or that they would only write with an ASCII separator, `ascii`).
     #[inline(never)]
-    fn replay(&mut self, m: &MoveRead<'_>, ascii: bool, cx: &mut Context) -> bool {
+    fn replay(&mut self, m: &MoveRead<'_>, ascii: bool, cx: &mut Context) {
         cx.depth = 0;
         match m.made() {
             Some(mv) if !ascii => self.chain.replay(mv, cx),
-            _ => {
-                let mut mv = m.half_move();
-                if ascii {
-                    mv.action.respell_ascii();
-                }
-                self.chain.replay(&mv, cx);
-            }
+            _ => self.chain.replay(&copied_move(m, ascii), cx),
         }
-        true
     }
 
     /// `mv`, read as `m`, once the passes have had it: to the passes that
@@ -276,6 +269,16 @@ impl Stages {
     }
 }
 
+/// The main-line move `m` that the writer copies as read: as the passes
+/// would leave it, its separator in ASCII when `ascii`.
+fn copied_move(m: &MoveRead<'_>, ascii: bool) -> HalfMove {
+    let mut mv = m.half_move();
+    if ascii {
+        mv.action.respell_ascii();
+    }
+    mv
+}
+
 impl Visitor for Filter {
     type Output = Decided;
 
@@ -328,14 +331,13 @@ impl Visitor for Filter {
             if (!ascii || s.chain.only_respells(traits)) && !cx.has_error() {
                 // Verify replays it first: the writer copies only a move
                 // that fits.
-                replayed = s.chain.replays && s.replay(m, ascii, cx);
+                replayed = s.chain.replays;
+                if replayed {
+                    s.replay(m, ascii, cx);
+                }
                 if !cx.has_error() && s.writer.move_as_read(m.unmade(), text, ascii, m.src) {
                     if s.chain.wants_main_line() {
-                        let mut mv = m.half_move();
-                        if ascii {
-                            mv.action.respell_ascii();
-                        }
-                        s.chain.main_line_move(&mv, 0);
+                        s.chain.main_line_move(&copied_move(m, ascii), 0);
                     }
                     return;
                 }
